@@ -1,0 +1,177 @@
+"""Rules of Sealed Bids, the contract's test game (see the package docstring)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from engine.contract import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Prompt,
+    Result,
+    View,
+    ranks_from_keys,
+)
+from engine.dice import Dice
+
+ROUNDS = 4
+BID_CARDS = (1, 2, 3, 4)
+PRIZES = tuple(range(1, 9))
+
+
+class ToyOptions(Schema):
+    """Options of Sealed Bids."""
+
+    rounds = fields.Integer(load_default=ROUNDS, validate=validate.Range(1, ROUNDS))
+
+
+@dataclass
+class ToyState:
+    """Play data: the hidden deck, the face-up prize, sealed bids and what each seat holds."""
+
+    seats: int
+    rounds: int
+    deck: list[int]
+    prize: int
+    round: int = 1
+    bids: list[int | None] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    won: list[list[int]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
+
+
+class SealedBids(Game):
+    """Sealed Bids (test game)."""
+
+    name = "toy"
+    title = "Sealed Bids (contract test game)"
+    min_seats = 2
+    max_seats = 4
+    options_schema = ToyOptions
+    state_class = ToyState
+
+    def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> ToyState:
+        deck = list(PRIZES)
+        dice.shuffle(deck)
+        prize = deck.pop()
+        return ToyState(
+            seats=seats,
+            rounds=options["rounds"],
+            deck=deck,
+            prize=prize,
+            bids=[None] * seats,
+            hands=[list(BID_CARDS) for _ in range(seats)],
+            won=[[] for _ in range(seats)],
+        )
+
+    def to_act(self, state: ToyState) -> dict[int, Prompt]:
+        if state.over:
+            return {}
+        return {
+            seat: Prompt("bid", sealed=True, text=f"bid for prize {state.prize}")
+            for seat in range(state.seats)
+            if state.bids[seat] is None
+        }
+
+    def legal_actions(self, state: ToyState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return [{"type": "bid", "card": card} for card in state.hands[seat]]
+
+    def check(self, state: ToyState, seat: int, action: Action) -> None:
+        if action["type"] != "bid":
+            raise IllegalAction("unknown_action", f"unknown action type {action['type']!r}")
+        card = action.get("card")
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise IllegalAction("malformed_action", "a bid needs an integer 'card'")
+        if card not in state.hands[seat]:
+            raise IllegalAction("card_not_in_hand", f"bid card {card} is not in your hand")
+
+    def perform(self, state: ToyState, seat: int, action: Action, dice: Dice) -> list[Event]:
+        state.hands[seat].remove(action["card"])
+        state.bids[seat] = action["card"]
+        events: list[Event] = [{"type": "bid_sealed", "seat": seat}]
+        if all(bid is not None for bid in state.bids):
+            events.append(self._resolve(state))
+        return events
+
+    def _resolve(self, state: ToyState) -> Event:
+        bids = [bid or 0 for bid in state.bids]
+        counts = Counter(bids)
+        unique = [bid for bid in bids if counts[bid] == 1]
+        winner = bids.index(max(unique)) if unique else None
+        if winner is not None:
+            state.won[winner].append(state.prize)
+        record = {"round": state.round, "prize": state.prize, "bids": bids, "winner": winner}
+        state.history.append(record)
+        if state.round == state.rounds:
+            state.over = True
+        else:
+            state.round += 1
+            state.prize = state.deck.pop()
+            state.bids = [None] * state.seats
+        return {"type": "round_resolved", **record}
+
+    def view(self, state: ToyState, seat: int | None) -> View:
+        return {
+            "round": state.round,
+            "rounds": state.rounds,
+            "prize": state.prize,
+            "deck_size": len(state.deck),
+            "bids": [
+                {"decided": bid is not None, "card": bid if seat == s else None}
+                for s, bid in enumerate(state.bids)
+            ],
+            "hands": [
+                sorted([*hand, bid]) if bid is not None and s != seat else list(hand)
+                for s, (hand, bid) in enumerate(zip(state.hands, state.bids, strict=True))
+            ],
+            "won": state.won,
+            "history": state.history,
+            "over": state.over,
+        }
+
+    def result(self, state: ToyState) -> Result | None:
+        if not state.over:
+            return None
+        scores = [sum(won) for won in state.won]
+        return Result(scores=scores, ranks=ranks_from_keys(scores))
+
+    def sample(self, view: View, seat: int | None, dice: Dice) -> ToyState:
+        seen = {view["prize"], *(p for won in view["won"] for p in won)}
+        unseen = [p for p in PRIZES if p not in seen]
+        dice.shuffle(unseen)
+        bids: list[int | None] = []
+        for s, bid in enumerate(view["bids"]):
+            if not bid["decided"]:
+                bids.append(None)
+            elif bid["card"] is not None:
+                bids.append(bid["card"])
+            else:
+                bids.append(view["hands"][s][dice.randbelow(len(view["hands"][s]))])
+        hands = [list(hand) for hand in view["hands"]]
+        for s, bid in enumerate(view["bids"]):
+            if bid["decided"] and bid["card"] is None and bids[s] is not None:
+                hands[s].remove(bids[s])
+        return ToyState(
+            seats=len(view["bids"]),
+            rounds=view["rounds"],
+            deck=unseen[: view["deck_size"]],
+            prize=view["prize"],
+            round=view["round"],
+            bids=bids,
+            hands=hands,
+            won=[list(w) for w in view["won"]],
+            history=list(view["history"]),
+            over=view["over"],
+        )
+
+
+GAME = SealedBids()
