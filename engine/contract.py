@@ -156,6 +156,11 @@ class Game(ABC):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, JSON-ready, in a stable order."""
 
+    def describe(self, state: State, seat: int, action: Action) -> str:
+        """A short sentence for a person choosing among legal actions (menus, logs)."""
+        args = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+        return f"{action.get('type')} {args}".strip()
+
     # --- moves ----------------------------------------------------------------------------
     @abstractmethod
     def check(self, state: State, seat: int, action: Action) -> None:
