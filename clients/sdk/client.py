@@ -1,0 +1,295 @@
+"""The HTTP client: one method per resource of the API (``docs/API.md``), nothing more.
+
+Retries are safe by construction: a request is retried (connection errors, 5xx, 429) only
+when repeating it cannot change anything twice, that is for ``GET`` and for ``POST`` requests
+that carry an ``Idempotency-Key`` (the server answers a repeated key with the stored first
+answer). :meth:`Client.act` always sends a fresh key and reuses it on its own retries.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+
+from clients.sdk.errors import (
+    ProblemError,
+    RateLimited,
+    ServerError,
+    TransportError,
+    problem_from_response,
+)
+from clients.sdk.sse import ServerEvent, parse_events
+
+USER_AGENT = "dicehall-sdk/0.1"
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how patiently safe requests are retried.
+
+    ``attempts`` counts the first try; the wait before retry ``i`` (1-based) is
+    ``backoff * 2**(i-1)`` capped at ``max_backoff``, or the server's ``Retry-After`` for a
+    429 (capped at ``max_retry_after``).
+    """
+
+    attempts: int = 4
+    backoff: float = 0.2
+    max_backoff: float = 3.0
+    max_retry_after: float = 30.0
+
+    def delay(self, attempt: int, error: Exception | None = None) -> float:
+        if isinstance(error, RateLimited) and error.retry_after is not None:
+            return min(error.retry_after, self.max_retry_after)
+        return min(self.backoff * 2 ** (attempt - 1), self.max_backoff)
+
+
+def _is_retryable(error: Exception) -> bool:
+    return isinstance(error, TransportError | ServerError | RateLimited)
+
+
+def if_match_header(version: int | str) -> str:
+    """An ``If-Match`` value for ``version`` (an entity tag is a quoted string)."""
+    text = str(version)
+    return text if text.startswith(('"', "W/")) else f'"{text}"'
+
+
+class Client:
+    """A dicehall server at ``base_url``, seen with ``token`` (a seat or creator token; None
+    is a spectator).
+
+    Raises :class:`~clients.sdk.errors.ProblemError` subclasses for error answers and
+    :class:`~clients.sdk.errors.TransportError` when the server cannot be reached.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 10.0,
+        retry: RetryPolicy | None = None,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.retry = retry or RetryPolicy()
+        self.session = session or requests.Session()
+        self.session.headers.setdefault("User-Agent", USER_AGENT)
+
+    def with_token(self, token: str | None) -> Client:
+        """The same server (and connection pool) seen with another token."""
+        return Client(
+            self.base_url, token, timeout=self.timeout, retry=self.retry, session=self.session
+        )
+
+    # --- plumbing ---------------------------------------------------------------------
+    def _url(self, path: str) -> str:
+        return f"{self.base_url}/v1{path}"
+
+    def _headers(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        headers = {"Accept": "application/json, application/problem+json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        headers.update(extra or {})
+        return headers
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> requests.Response:
+        """One request; error statuses become ProblemError, network failures TransportError."""
+        url = self._url(path)
+        try:
+            response = self.session.request(
+                method,
+                url,
+                params={k: v for k, v in (params or {}).items() if v is not None},
+                json=json,
+                headers=self._headers(headers),
+                timeout=timeout or self.timeout,
+            )
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            raise TransportError(method, url, exc) from exc
+        if response.status_code >= 400:
+            raise problem_from_response(response)
+        return response
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> requests.Response:
+        """Send a request, retrying it only when that is safe (GET, or an Idempotency-Key)."""
+        safe = method.upper() == "GET" or "Idempotency-Key" in (headers or {})
+        attempt = 1
+        while True:
+            try:
+                return self._send(
+                    method, path, params=params, json=json, headers=headers, timeout=timeout
+                )
+            except (TransportError, ProblemError) as error:
+                if not (safe and _is_retryable(error) and attempt < self.retry.attempts):
+                    raise
+                time.sleep(self.retry.delay(attempt, error))
+                attempt += 1
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.request(method, path, **kwargs).json()
+
+    # --- resources --------------------------------------------------------------------
+    def health(self) -> Json:
+        """``GET /v1/health``."""
+        return self._json("GET", "/health")
+
+    def catalogue(self) -> list[Json]:
+        """Every game the server offers (name, title, seats, bots, options schema...)."""
+        data = self._json("GET", "/catalogue")
+        if isinstance(data, dict):
+            data = data.get("games", data.get("items", []))
+        return list(data)
+
+    def game_info(self, name: str) -> Json:
+        """One game of the catalogue."""
+        return self._json("GET", f"/catalogue/{name}")
+
+    def create_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> Json:
+        """Create a game; the answer holds its ``id`` and the ``creator_token``.
+
+        Not retried: a lost answer could otherwise create two games.
+        """
+        body: Json = {
+            "game": game,
+            "seats": [dict(s) for s in seats],
+            "options": dict(options or {}),
+        }
+        if seed is not None:
+            body["seed"] = seed
+        return self._json("POST", "/games", json=body)
+
+    def game(self, game_id: str) -> Json:
+        """The game's summary: status, version, seats, to_act, result, commitment (seed
+        once over)."""
+        return self._json("GET", f"/games/{game_id}")
+
+    def join(self, game_id: str, seat: int, name: str | None = None) -> Json:
+        """Take a human seat; the answer holds the ``seat_token``."""
+        body = {"name": name} if name is not None else {}
+        return self._json("POST", f"/games/{game_id}/seats/{seat}/join", json=body)
+
+    def view(self, game_id: str) -> Json:
+        """The caller's view (``version``, ``seat``, ``status``, ``view``, ``to_act``,
+        ``result``)."""
+        return self._json("GET", f"/games/{game_id}/view")
+
+    def legal_actions(self, game_id: str) -> Json:
+        """The caller's legal actions: ``{"version", "seat", "actions": [{"action", "text"}]}``."""
+        return self._json("GET", f"/games/{game_id}/legal-actions")
+
+    def act(
+        self,
+        game_id: str,
+        action: Mapping[str, Any],
+        if_match: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Json:
+        """Post a move. A fresh ``Idempotency-Key`` (uuid4) is sent unless one is given and is
+        reused on every retry, so a retried move is never applied twice. ``if_match`` (a
+        version) makes the move conditional: a stale version raises StaleVersion."""
+        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        if if_match is not None:
+            headers["If-Match"] = if_match_header(if_match)
+        return self._json(
+            "POST", f"/games/{game_id}/actions", json={"action": dict(action)}, headers=headers
+        )
+
+    def log(self, game_id: str) -> Json:
+        """The action log (``entries``; ``seed`` once the game is over)."""
+        return self._json("GET", f"/games/{game_id}/log")
+
+    def events(self, game_id: str, after: str | None = None, wait: float | None = None) -> Json:
+        """Long-poll the events after ``after``: ``{"events": [...], "cursor": "..."}``."""
+        timeout = self.timeout + (wait or 0)
+        return self._json(
+            "GET",
+            f"/games/{game_id}/events",
+            params={"after": after, "wait": wait},
+            timeout=timeout,
+        )
+
+    def stream_events(
+        self, game_id: str, last_event_id: str | None = None, read_timeout: float = 45.0
+    ) -> Iterator[ServerEvent]:
+        """Follow the game's Server-Sent Events, forever (stop iterating to stop).
+
+        A dropped stream is reopened from the last event seen (``Last-Event-ID``), with the
+        same retry policy as other safe requests; the policy restarts after each event.
+        """
+        last = last_event_id
+        failures = 0
+        while True:
+            headers = {"Accept": "text/event-stream"}
+            if last is not None:
+                headers["Last-Event-ID"] = last
+            url = self._url(f"/games/{game_id}/events/stream")
+            try:
+                response = self.session.get(
+                    url,
+                    headers={**self._headers(), **headers},
+                    stream=True,
+                    timeout=(self.timeout, read_timeout),
+                )
+                if response.status_code >= 400:
+                    raise problem_from_response(response)
+                with response:
+                    lines = response.iter_lines(decode_unicode=True)
+                    for event in parse_events(line or "" for line in lines):
+                        failures = 0
+                        if event.id is not None:
+                            last = event.id
+                        yield event
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                error: Exception = TransportError("GET", url, exc)
+            except ProblemError as exc:
+                if not _is_retryable(exc):
+                    raise
+                error = exc
+            else:
+                error = TransportError("GET", url, ConnectionError("stream closed"))
+            failures += 1
+            if failures >= self.retry.attempts:
+                raise error
+            time.sleep(self.retry.delay(failures, error))
+
+    def picture_svg(self, game_id: str, player: int | None = None) -> str:
+        """The board as an SVG document (``player`` picks whose sheet, where that matters)."""
+        response = self.request(
+            "GET",
+            f"/games/{game_id}/picture.svg",
+            params={"player": player},
+            headers={"Accept": "image/svg+xml, application/problem+json"},
+        )
+        return response.text

@@ -1,0 +1,28 @@
+"""gunicorn settings of the dicehall API (used by ``dicehall up``, the Procfile, supervisor,
+docker-compose and Kubernetes alike).
+
+Run: ``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'``. Every value can be
+overridden from the environment (names below) or the gunicorn command line (``--bind``,
+``--workers`` win over this file). Threaded workers (gthread) because the events long-poll
+(up to 30 s) and the SSE stream hold a request open: each holds a thread, not a process.
+The API is stateless (all state is in Redis), so scale out with more processes or pods.
+"""
+
+import os
+
+bind = os.environ.get("DICEHALL_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("DICEHALL_THREADS", "16"))
+# A long-poll waits at most 30 s; SSE streams send a heartbeat every 15 s. gthread's timeout
+# is a worker heartbeat (not a per-request limit), so keep it above a blocked Redis read.
+timeout = int(os.environ.get("DICEHALL_TIMEOUT", "60"))
+graceful_timeout = int(os.environ.get("DICEHALL_GRACEFUL_TIMEOUT", "10"))
+keepalive = 5
+max_requests = int(os.environ.get("DICEHALL_MAX_REQUESTS", "0"))
+max_requests_jitter = max_requests // 10
+accesslog = os.environ.get("DICEHALL_ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("DICEHALL_LOG_LEVEL", "info")
+proc_name = "dicehall-api"
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
