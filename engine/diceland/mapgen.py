@@ -1,0 +1,379 @@
+"""Deterministic generator of the eight Diceland maps A-H (house designs).
+
+The published boards' layouts are not available, so these maps are our own designs. Run
+``python -m engine.diceland.mapgen`` to rewrite ``engine/diceland/maps/*.json``; the JSON files
+are the data (the engine only reads them). Each map has a shape and obstacles of its own
+character; territories (2-6 hexes, connected) are grown with a seeded ``random.Random`` and
+coloured so that no two neighbouring territories share a colour; two treasures a colour are
+placed in two different territories by the map's treasure policy. The generator retries a
+design until it passes the same checks as ``tests/engine/test_diceland_maps.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.diceland.board import AXIAL_STEPS, COLOURS, Hex
+
+MAPS_DIR = Path(__file__).with_name("maps")
+
+
+def offset(col: int, row: int) -> Hex:
+    """Axial coordinates of an odd-r offset cell (rectangular boards)."""
+    return (col - (row - (row & 1)) // 2, row)
+
+
+def rectangle(cols: int, rows: int) -> list[Hex]:
+    return [offset(c, r) for r in range(rows) for c in range(cols)]
+
+
+def distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def hexagon(radius: int, centre: Hex = (0, 0)) -> list[Hex]:
+    return [
+        (centre[0] + q, centre[1] + r)
+        for r in range(-radius, radius + 1)
+        for q in range(-radius, radius + 1)
+        if abs(q + r) <= radius
+    ]
+
+
+def ring(centre: Hex, radius: int) -> list[Hex]:
+    return [h for h in hexagon(radius, centre) if distance(h, centre) == radius]
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [(h[0] + dq, h[1] + dr) for dq, dr in AXIAL_STEPS]
+
+
+@dataclass
+class Design:
+    """A map's character: its shape, obstacles, start, territory sizes and treasure policy."""
+
+    name: str
+    title: str
+    character: str
+    cells: list[Hex]
+    obstacles: set[Hex]
+    start: Hex
+    sizes: list[int]
+    treasures: str  # "far", "near", "spread", "rim"
+
+
+def design_a() -> Design:
+    cells = rectangle(11, 10)
+    obstacles = {offset(c, r) for c, r in [(1, 1), (8, 1), (4, 3), (9, 4), (1, 6), (6, 7), (3, 9)]}
+    return Design(
+        "A",
+        "Open Plains",
+        "An open rectangle with a few lone rocks: many ways out of the start.",
+        cells,
+        obstacles,
+        offset(5, 5),
+        [3, 4, 4, 5],
+        "spread",
+    )
+
+
+def design_b() -> Design:
+    cells = rectangle(11, 10)
+    obstacles = {offset(c, 2) for c in range(11) if c not in (2, 3)}
+    obstacles |= {offset(c, 7) for c in range(11) if c not in (7, 8)}
+    return Design(
+        "B",
+        "The Ridges",
+        "Two rock ridges cross the board, each with one narrow pass; treasures lie beyond.",
+        cells,
+        obstacles,
+        offset(5, 4),
+        [3, 4, 4, 5, 6],
+        "far",
+    )
+
+
+def design_c() -> Design:
+    cells = [h for h in hexagon(6) if distance(h, (0, 0)) < 6 or (h[0] - h[1]) % 3]
+    obstacles = {h for h in ring((0, 0), 3) if h not in {(3, 0), (-3, 3), (0, -3)}}
+    for dq, dr in ((1, -1), (-1, 0), (0, 1)):
+        obstacles |= {(dq * k, dr * k) for k in (4, 5, 6)}
+    obstacles = {h for h in obstacles if h in set(cells)}
+    return Design(
+        "C",
+        "Archipelago",
+        "A central isle ringed by water with three bridges to outer isles split by channels.",
+        cells,
+        obstacles,
+        (0, 0),
+        [2, 3, 3, 4, 5],
+        "spread",
+    )
+
+
+def design_d() -> Design:
+    cells = rectangle(11, 10)
+    centre = offset(5, 5)
+    gates = {offset(4, 3), offset(7, 5), offset(3, 6)}
+    obstacles = {h for h in ring(centre, 2) if h not in gates}
+    obstacles |= {offset(0, 0), offset(10, 0), offset(0, 9), offset(10, 9)}
+    return Design(
+        "D",
+        "The Crater",
+        "The start sits in a crater with three gaps in its rim; the plain outside is wide.",
+        cells,
+        obstacles,
+        centre,
+        [2, 3, 4, 5, 6],
+        "far",
+    )
+
+
+def design_e() -> Design:
+    cells = rectangle(12, 9)
+    obstacles = {offset(c, r) for c, r in [(2, 2), (9, 2), (2, 6), (9, 6)]}
+    return Design(
+        "E",
+        "Mosaic",
+        "Small territories of two and three hexes packed tight; treasures close to the start.",
+        cells,
+        obstacles,
+        offset(6, 4),
+        [2, 2, 3, 3, 3],
+        "near",
+    )
+
+
+def design_f() -> Design:
+    cells = rectangle(11, 10)
+    lakes = [(1, 2), (2, 2), (1, 3), (8, 1), (9, 1), (9, 2), (2, 7), (3, 7), (2, 8), (8, 7)]
+    lakes += [(9, 7), (8, 8)]
+    obstacles = {offset(c, r) for c, r in lakes}
+    return Design(
+        "F",
+        "Broad Fields",
+        "Big territories of five and six hexes around four lakes; treasures out at the edges.",
+        cells,
+        obstacles,
+        offset(5, 5),
+        [5, 5, 6, 6, 4],
+        "far",
+    )
+
+
+def design_g() -> Design:
+    cells = rectangle(10, 11)
+    obstacles = {offset(c, 2) for c in range(10) if c < 8}
+    obstacles |= {offset(c, 5) for c in range(10) if c > 1}
+    obstacles |= {offset(c, 8) for c in range(10) if c < 8}
+    return Design(
+        "G",
+        "The Serpent",
+        "Walls fold the board into a winding corridor; the way to the far ends is long.",
+        cells,
+        obstacles,
+        offset(5, 4),
+        [3, 4, 4, 5],
+        "spread",
+    )
+
+
+def design_h() -> Design:
+    corners = {(6, 0), (-6, 0), (0, 6), (0, -6), (6, -6), (-6, 6)}
+    cells = [h for h in hexagon(6) if h not in corners]
+    obstacles = {(2, -1), (3, -1), (-2, 2), (-3, 2), (1, 2), (0, -3), (-1, -2), (4, 1), (-4, -1)}
+    obstacles |= {(-1, 4), (5, -3)}
+    return Design(
+        "H",
+        "The Rim",
+        "A round board with rock clusters near the middle and every treasure on the rim.",
+        cells,
+        obstacles,
+        (0, 0),
+        [2, 3, 4, 5, 6, 4],
+        "rim",
+    )
+
+
+DESIGNS: list[Callable[[], Design]] = [
+    design_a,
+    design_b,
+    design_c,
+    design_d,
+    design_e,
+    design_f,
+    design_g,
+    design_h,
+]
+
+
+def land_of(design: Design) -> list[Hex]:
+    return [h for h in design.cells if h not in design.obstacles and h != design.start]
+
+
+def partition(design: Design, rng: random.Random) -> list[list[Hex]] | None:
+    """Grow connected territories of the design's sizes; None if a pocket of one is left."""
+    land = set(land_of(design))
+    free = set(land)
+    regions: list[list[Hex]] = []
+
+    def tightness(h: Hex) -> int:
+        return sum(1 for n in neighbours(h) if n in free)
+
+    while free:
+        seed = min(sorted(free), key=lambda h: (tightness(h), rng.random()))
+        target = rng.choice(design.sizes)
+        region = [seed]
+        free.discard(seed)
+        while len(region) < target:
+            frontier = sorted({n for h in region for n in neighbours(h) if n in free})
+            if not frontier:
+                break
+            pick = min(frontier, key=lambda h: (tightness(h), rng.random()))
+            region.append(pick)
+            free.discard(pick)
+        regions.append(region)
+    for region in [r for r in regions if len(r) == 1]:
+        h = region[0]
+        hosts = [r for r in regions if len(r) < 6 and r is not region]
+        hosts = [r for r in hosts if any(n in r for n in neighbours(h))]
+        if not hosts:
+            return None
+        host = min(hosts, key=len)
+        host.append(h)
+        regions.remove(region)
+    return regions
+
+
+def colour(regions: list[list[Hex]], rng: random.Random) -> list[str] | None:
+    """Colours for the regions, neighbours never alike, hex totals balanced; None if stuck."""
+    owner = {h: i for i, reg in enumerate(regions) for h in reg}
+    adjacent = [
+        {owner[n] for h in reg for n in neighbours(h) if n in owner and owner[n] != i}
+        for i, reg in enumerate(regions)
+    ]
+    order = sorted(range(len(regions)), key=lambda i: (-len(adjacent[i]), rng.random()))
+    totals = dict.fromkeys(COLOURS, 0)
+    counts = dict.fromkeys(COLOURS, 0)
+    colours: list[str | None] = [None] * len(regions)
+    for i in order:
+        banned = {colours[j] for j in adjacent[i]}
+        options = [c for c in COLOURS if c not in banned]
+        if not options:
+            return None
+        best = min(options, key=lambda c: (totals[c], counts[c], rng.random()))
+        colours[i] = best
+        totals[best] += len(regions[i])
+        counts[best] += 1
+    if max(totals.values()) - min(totals.values()) > 6 or min(counts.values()) < 2:
+        return None
+    return [c for c in colours if c is not None]
+
+
+def place_treasures(
+    design: Design, regions: list[list[Hex]], colours: list[str], rng: random.Random
+) -> list[list[Hex]]:
+    """Two treasures per colour in two different territories, by the design's policy."""
+    rim = max(distance(h, design.start) for h in land_of(design))
+    chosen: list[list[Hex]] = [[] for _ in regions]
+    for c in COLOURS:
+        ids = [i for i, col in enumerate(colours) if col == c]
+
+        def score(h: Hex) -> float:
+            d = distance(h, design.start)
+            if design.treasures == "far":
+                return -d + rng.random() * 2
+            if design.treasures == "near":
+                return abs(d - 3) + rng.random() * 2
+            if design.treasures == "rim":
+                return (rim - d) * 3 + rng.random()
+            return rng.random()
+
+        candidates = sorted(
+            ((score(h), i, h) for i in ids for h in regions[i] if h != design.start),
+        )
+        used: set[int] = set()
+        for _, i, h in candidates:
+            if i in used:
+                continue
+            if any(n in chosen[j] for j in range(len(regions)) for n in neighbours(h)):
+                continue
+            chosen[i].append(h)
+            used.add(i)
+            if len(used) == 2:
+                break
+    return chosen
+
+
+def connected_to_start(design: Design) -> bool:
+    land = set(land_of(design)) | {design.start}
+    seen = {design.start}
+    stack = [design.start]
+    while stack:
+        h = stack.pop()
+        for n in neighbours(h):
+            if n in land and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen == land
+
+
+def build(design: Design) -> dict:
+    """The JSON data of one map (first attempt, in a fixed seeded order, that passes)."""
+    if not connected_to_start(design):
+        raise ValueError(f"map {design.name}: land not connected to the start")
+    for attempt in range(10_000):
+        rng = random.Random(f"diceland-{design.name}-{attempt}")
+        regions = partition(design, rng)
+        if regions is None or any(not 2 <= len(r) <= 6 for r in regions):
+            continue
+        colours = colour(regions, rng)
+        if colours is None:
+            continue
+        treasures = place_treasures(design, regions, colours, rng)
+        if sum(len(t) for t in treasures) != 12:
+            continue
+        order = sorted(range(len(regions)), key=lambda i: min((h[1], h[0]) for h in regions[i]))
+
+        def pairs(hs: list[Hex]) -> list[list[int]]:
+            return [[q, r] for q, r in sorted(hs, key=lambda h: (h[1], h[0]))]
+
+        return {
+            "name": design.name,
+            "title": design.title,
+            "house_design": True,
+            "note": "House design: the published boards' layouts are not available.",
+            "character": design.character,
+            "generator": f"engine/diceland/mapgen.py, attempt {attempt}",
+            "start": list(design.start),
+            "obstacles": pairs(sorted(design.obstacles)),
+            "territories": [
+                {
+                    "colour": colours[i],
+                    "hexes": pairs(regions[i]),
+                    "treasures": pairs(treasures[i]),
+                }
+                for i in order
+            ],
+        }
+    raise ValueError(f"map {design.name}: no valid layout found")
+
+
+def main() -> None:
+    MAPS_DIR.mkdir(exist_ok=True)
+    for make in DESIGNS:
+        data = build(make())
+        path = MAPS_DIR / f"{data['name']}.json"
+        text = json.dumps(data, indent=1)
+        path.write_text(text + "\n")
+        land = sum(len(t["hexes"]) for t in data["territories"])
+        print(f"{path.name}: {len(data['territories'])} territories, {land} land hexes")
+
+
+if __name__ == "__main__":
+    main()

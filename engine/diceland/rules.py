@@ -1,0 +1,575 @@
+"""Rules of Diceland (Spies and Staupe): see ``RULES.md`` beside this module for the rulings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from engine.contract import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    Prompt,
+    Result,
+    View,
+    ranks_from_keys,
+)
+from engine.dice import Dice
+from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
+from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
+from engine.diceland.state import Choice, DicelandState, Phase
+
+PHASE1_DICE = 6
+TREASURE_DICE = 5
+
+
+class DicelandOptions(Schema):
+    """Options of Diceland: optionally the map of each seat (else drawn from the dice)."""
+
+    maps = fields.List(
+        fields.String(validate=validate.OneOf(MAP_NAMES)),
+        load_default=None,
+        metadata={"description": "one map letter A-H per seat; omitted: dealt at random"},
+    )
+
+
+class Diceland(Game):
+    """Diceland: push your luck with six colour dice, cross off territories, find treasure."""
+
+    name = "diceland"
+    title = "Diceland"
+    min_seats = 2
+    max_seats = 4
+    options_schema = DicelandOptions
+    state_class = DicelandState
+    rules_page = "engine/diceland/RULES.md"
+
+    def check_options(self, seats: int, options: dict[str, Any]) -> None:
+        maps = options.get("maps")
+        if maps is not None and len(maps) != seats:
+            raise InvalidOptions(
+                f"give one map per seat ({seats}), not {len(maps)}",
+                {"maps": [f"needs exactly {seats} map letters"]},
+            )
+
+    def options_example(self) -> dict[str, Any]:
+        return {"maps": ["A", "D"]}
+
+    # --- set-up -------------------------------------------------------------------------
+    def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> DicelandState:
+        maps = options.get("maps")
+        if maps is None:
+            deck = list(MAP_NAMES)
+            dice.shuffle(deck)
+            maps = deck[:seats]
+        state = DicelandState(
+            seats=seats,
+            maps=list(maps),
+            crosses=[[BOARDS[m].start] for m in maps],
+            active=dice.randbelow(seats),
+            choices=[None] * seats,
+        )
+        self._begin_turn(state, dice, [])
+        return state
+
+    # --- helpers ------------------------------------------------------------------------
+    @staticmethod
+    def board(state: DicelandState, seat: int) -> Board:
+        return BOARDS[state.maps[seat]]
+
+    @staticmethod
+    def crossed(state: DicelandState, seat: int) -> int:
+        mask = 0
+        for i in state.crosses[seat]:
+            mask |= 1 << i
+        return mask
+
+    @staticmethod
+    def _throw(dice: Dice, count: int) -> list[str]:
+        return [dice.face(COLOURS) for _ in range(count)]
+
+    def dice_for(self, state: DicelandState, seat: int) -> dict[str, int]:
+        """The colours ``seat`` may cross off now, with the number of dice of each."""
+        if state.phase == Phase.CROSS:
+            if seat == state.active:
+                return {state.chosen: state.aside}
+            counts = Counter(c for c in state.last_throw if c != state.chosen)
+            return {c: counts[c] for c in COLOURS if counts[c]}
+        if state.phase == Phase.TREASURE and state.treasure_queue[0] == seat:
+            counts = Counter(state.treasure_dice)
+            return {c: counts[c] for c in COLOURS if counts[c]}
+        return {}
+
+    def may_pass(self, state: DicelandState, seat: int) -> bool:
+        return state.phase == Phase.TREASURE or seat != state.active
+
+    def _can_cross(self, state: DicelandState, seat: int) -> bool:
+        board, crossed = self.board(state, seat), self.crossed(state, seat)
+        return any(
+            board.has_placement(crossed, c, n) for c, n in self.dice_for(state, seat).items()
+        )
+
+    # --- whose decision -------------------------------------------------------------------
+    def to_act(self, state: DicelandState) -> dict[int, Prompt]:
+        if state.phase == Phase.CHOOSE:
+            return {state.active: Prompt("choose_colour", text="choose a colour to set aside")}
+        if state.phase == Phase.PUSH:
+            return {
+                state.active: Prompt(
+                    "stop_or_throw", text=f"{state.aside} {state.chosen} aside: stop or throw"
+                )
+            }
+        if state.phase == Phase.CROSS:
+            return {
+                seat: Prompt(
+                    "cross",
+                    sealed=True,
+                    text=(
+                        f"cross off {state.aside} {state.chosen}"
+                        if seat == state.active
+                        else "cross off one other colour of the last throw, or pass"
+                    ),
+                )
+                for seat in range(state.seats)
+                if state.choices[seat] is None
+            }
+        if state.phase == Phase.TREASURE:
+            return {
+                state.treasure_queue[0]: Prompt(
+                    "treasure_throw", text="use one colour of your treasure throw, or pass"
+                )
+            }
+        return {}
+
+    def legal_actions(self, state: DicelandState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == Phase.CHOOSE:
+            return [{"type": "choose", "colour": c} for c in COLOURS if c in state.last_throw]
+        if state.phase == Phase.PUSH:
+            return [{"type": "throw"}, {"type": "stop"}]
+        board, crossed = self.board(state, seat), self.crossed(state, seat)
+        actions: list[Action] = []
+        for colour, n in self.dice_for(state, seat).items():
+            for mask in board.placements(crossed, colour, n):
+                actions.append({"type": "cross", "colour": colour, "hexes": board.hexes_of(mask)})
+        if self.may_pass(state, seat):
+            actions.append({"type": "pass"})
+        return actions
+
+    def describe(self, state: DicelandState, seat: int, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "choose":
+            n = state.last_throw.count(action.get("colour", ""))
+            return f"Set aside the {n} {action.get('colour')} {'die' if n == 1 else 'dice'}"
+        if kind == "throw":
+            return f"Throw the other {PHASE1_DICE - state.aside} dice again"
+        if kind == "stop":
+            return f"Stop and cross off {state.aside} {state.chosen}"
+        if kind == "pass":
+            return "Pass (cross off nothing)"
+        if kind == "cross":
+            board = self.board(state, seat)
+            hexes = action.get("hexes", [])
+            marks = []
+            for q, r in hexes:
+                i = board.index.get((q, r))
+                star = "*" if i is not None and (board.treasure_mask >> i) & 1 else ""
+                marks.append(f"({q},{r}){star}")
+            return f"Cross {len(hexes)} {action.get('colour')}: {' '.join(marks)}"
+        return super().describe(state, seat, action)
+
+    # --- moves ----------------------------------------------------------------------------
+    def check(self, state: DicelandState, seat: int, action: Action) -> None:
+        kind = action.get("type")
+        if kind not in ("choose", "throw", "stop", "cross", "pass"):
+            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        wanted = {
+            Phase.CHOOSE: ("choose",),
+            Phase.PUSH: ("throw", "stop"),
+            Phase.CROSS: ("cross", "pass"),
+            Phase.TREASURE: ("cross", "pass"),
+        }.get(state.phase, ())
+        if kind not in wanted:
+            raise IllegalAction(
+                "wrong_phase", f"{kind!r} is not possible now; expected one of {list(wanted)}"
+            )
+        if kind == "choose":
+            colour = action.get("colour")
+            if colour not in COLOURS:
+                raise IllegalAction("unknown_colour", f"{colour!r} is not a die colour")
+            if colour not in state.last_throw:
+                raise IllegalAction("colour_not_thrown", f"no die shows {colour}")
+        elif kind == "pass":
+            if not self.may_pass(state, seat):
+                raise IllegalAction(
+                    "must_cross", "the active player must use the chosen colour's dice"
+                )
+        elif kind == "cross":
+            self._check_cross(state, seat, action)
+
+    def _check_cross(self, state: DicelandState, seat: int, action: Action) -> None:
+        colour = action.get("colour")
+        if colour not in COLOURS:
+            raise IllegalAction("unknown_colour", f"{colour!r} is not a die colour")
+        available = self.dice_for(state, seat)
+        if colour not in available:
+            if state.phase == Phase.CROSS and seat == state.active:
+                reason = f"you chose {state.chosen} in phase 1"
+            elif state.phase == Phase.CROSS and colour == state.chosen:
+                reason = f"{colour} is the active player's colour"
+            else:
+                reason = f"no die of the throw shows {colour}"
+            raise IllegalAction("colour_not_available", reason)
+        hexes = action.get("hexes")
+        if not isinstance(hexes, list) or not all(
+            isinstance(h, list)
+            and len(h) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in h)
+            for h in hexes
+        ):
+            raise IllegalAction("malformed_action", "'hexes' is a list of [q, r] pairs")
+        board, crossed = self.board(state, seat), self.crossed(state, seat)
+        indices = []
+        for q, r in hexes:
+            i = board.index.get((q, r))
+            if i is None:
+                raise IllegalAction("no_such_hex", f"hex [{q}, {r}] is not on your map")
+            indices.append(i)
+        n = available[colour]
+        if len(set(indices)) != len(indices):
+            raise IllegalAction("duplicate_hex", "each hex can be crossed only once")
+        for i in indices:
+            q, r = board.coords[i]
+            if (crossed >> i) & 1:
+                raise IllegalAction("already_crossed", f"hex [{q}, {r}] is already crossed")
+            if not board.is_land(i):
+                raise IllegalAction("not_a_territory", f"hex [{q}, {r}] is an obstacle")
+            if board.colour_of[i] != colour:
+                raise IllegalAction(
+                    "wrong_territory_colour", f"hex [{q}, {r}] is {board.colour_of[i]}"
+                )
+        territories = {board.territory_of[i] for i in indices}
+        if len(territories) > 1:
+            raise IllegalAction(
+                "several_territories", "all crosses of one colour go in one territory"
+            )
+        current = board.working_on(crossed, colour)
+        if current is not None and current.id not in territories:
+            raise IllegalAction(
+                "territory_unfinished",
+                f"finish your unfinished {colour} territory before starting another",
+            )
+        terr = board.territories[next(iter(territories))] if territories else None
+        if terr is not None and n > (terr.mask & ~crossed).bit_count():
+            raise IllegalAction(
+                "excess_dice",
+                f"{n} {colour} dice but only {(terr.mask & ~crossed).bit_count()} free spaces "
+                "in that territory: you cannot cross off that colour there",
+            )
+        if len(indices) != n:
+            raise IllegalAction(
+                "wrong_number_of_crosses", f"{n} {colour} dice make exactly {n} crosses"
+            )
+        mask = board.mask_of(indices)
+        if not board.is_linked(crossed, mask):
+            raise IllegalAction(
+                "not_adjacent", "every cross must be next to a cross (of any kind) already made"
+            )
+        if hexes != board.hexes_of(mask):
+            raise IllegalAction(
+                "not_canonical", "list the hexes in reading order (by r, then by q)"
+            )
+
+    def perform(self, state: DicelandState, seat: int, action: Action, dice: Dice) -> list[Event]:
+        kind = action["type"]
+        events: list[Event] = []
+        if kind == "choose":
+            colour = action["colour"]
+            state.chosen = colour
+            state.aside = state.last_throw.count(colour)
+            events.append(
+                {"type": "colour_chosen", "seat": seat, "colour": colour, "aside": state.aside}
+            )
+            if state.aside == PHASE1_DICE:
+                self._begin_phase2(state, dice, events)
+            else:
+                state.phase = Phase.PUSH
+        elif kind == "stop":
+            events.append({"type": "stopped", "seat": seat, "aside": state.aside})
+            self._begin_phase2(state, dice, events)
+        elif kind == "throw":
+            state.last_throw = self._throw(dice, PHASE1_DICE - state.aside)
+            state.throws += 1
+            got = state.last_throw.count(state.chosen)
+            state.aside += got
+            events.append(
+                {"type": "thrown", "seat": seat, "dice": list(state.last_throw), "kept": got}
+            )
+            if got == 0 or state.aside == PHASE1_DICE:
+                self._begin_phase2(state, dice, events)
+        elif state.phase == Phase.CROSS:
+            state.choices[seat] = self._choice_of(state, seat, action)
+            events.append({"type": "decided", "seat": seat})
+            if all(c is not None for c in state.choices):
+                self._resolve_phase2(state, dice, events)
+        else:
+            self._treasure_choice(state, seat, action, dice, events)
+        return events
+
+    def _choice_of(self, state: DicelandState, seat: int, action: Action) -> Choice:
+        if action["type"] == "pass":
+            return Choice("pass")
+        board = self.board(state, seat)
+        hexes = sorted(board.index[(q, r)] for q, r in action["hexes"])
+        return Choice("cross", action["colour"], hexes)
+
+    # --- flow -----------------------------------------------------------------------------
+    def _begin_turn(self, state: DicelandState, dice: Dice, events: list[Event]) -> None:
+        state.phase = Phase.CHOOSE
+        state.chosen = ""
+        state.aside = 0
+        state.throws = 1
+        state.treasure_dice = []
+        state.last_throw = self._throw(dice, PHASE1_DICE)
+        events.append(
+            {
+                "type": "turn_started",
+                "turn": state.turn,
+                "seat": state.active,
+                "dice": list(state.last_throw),
+            }
+        )
+
+    def _begin_phase2(self, state: DicelandState, dice: Dice, events: list[Event]) -> None:
+        state.phase = Phase.CROSS
+        state.choices = [
+            None if self._can_cross(state, seat) else Choice("none") for seat in range(state.seats)
+        ]
+        events.append(
+            {
+                "type": "phase2_started",
+                "colour": state.chosen,
+                "aside": state.aside,
+                "last_throw": list(state.last_throw),
+                "deciding": [s for s, c in enumerate(state.choices) if c is None],
+            }
+        )
+        if all(c is not None for c in state.choices):
+            self._resolve_phase2(state, dice, events)
+
+    def _cross(self, state: DicelandState, seat: int, hexes: list[int]) -> int:
+        """Cross ``hexes`` on ``seat``'s map; return the number of treasures crossed."""
+        state.crosses[seat] = sorted({*state.crosses[seat], *hexes})
+        board = self.board(state, seat)
+        return sum(1 for i in hexes if (board.treasure_mask >> i) & 1)
+
+    def _resolve_phase2(self, state: DicelandState, dice: Dice, events: list[Event]) -> None:
+        found = [0] * state.seats
+        choices = [c if c is not None else Choice("none") for c in state.choices]
+        for seat, choice in enumerate(choices):
+            if choice.kind == "cross":
+                found[seat] = self._cross(state, seat, choice.hexes)
+        state.last_phase2 = choices
+        events.append(
+            {
+                "type": "phase2_resolved",
+                "choices": [self._choice_json(state, s, c) for s, c in enumerate(choices)],
+                "treasures_found": found,
+            }
+        )
+        state.choices = [None] * state.seats
+        winners = [
+            s for s in range(state.seats) if self.board(state, s).has_won(self.crossed(state, s))
+        ]
+        if winners:
+            self._finish(state, winners, events)
+            return
+        order = [(state.active + k) % state.seats for k in range(state.seats)]
+        state.treasure_queue = [s for s in order for _ in range(found[s])]
+        self._next_treasure_throw(state, dice, events)
+
+    def _choice_json(self, state: DicelandState, seat: int, choice: Choice) -> dict[str, Any]:
+        board = self.board(state, seat)
+        out: dict[str, Any] = {"seat": seat, "kind": choice.kind}
+        if choice.kind == "cross":
+            out["colour"] = choice.colour
+            out["hexes"] = board.hexes_of(board.mask_of(choice.hexes))
+        return out
+
+    def _next_treasure_throw(self, state: DicelandState, dice: Dice, events: list[Event]) -> None:
+        """Start the next treasure throw in the queue (skipping throws nobody can use), or
+        hand the dice to the next player when the queue is empty."""
+        while state.treasure_queue:
+            seat = state.treasure_queue[0]
+            state.phase = Phase.TREASURE
+            state.treasure_dice = self._throw(dice, TREASURE_DICE)
+            events.append(
+                {"type": "treasure_throw", "seat": seat, "dice": list(state.treasure_dice)}
+            )
+            if self._can_cross(state, seat):
+                return
+            events.append({"type": "treasure_throw_unusable", "seat": seat})
+            state.treasure_queue.pop(0)
+        state.active = (state.active + 1) % state.seats
+        state.turn += 1
+        self._begin_turn(state, dice, events)
+
+    def _treasure_choice(
+        self, state: DicelandState, seat: int, action: Action, dice: Dice, events: list[Event]
+    ) -> None:
+        state.treasure_queue.pop(0)
+        choice = self._choice_of(state, seat, action)
+        found = self._cross(state, seat, choice.hexes) if choice.kind == "cross" else 0
+        events.append(
+            {"type": "treasure_used", **self._choice_json(state, seat, choice), "found": found}
+        )
+        if self.board(state, seat).has_won(self.crossed(state, seat)):
+            self._finish(state, [seat], events)
+            return
+        state.treasure_queue[0:0] = [seat] * found
+        self._next_treasure_throw(state, dice, events)
+
+    def _finish(self, state: DicelandState, winners: list[int], events: list[Event]) -> None:
+        state.phase = Phase.OVER
+        state.winners = winners
+        state.treasure_queue = []
+        state.treasure_dice = []
+        events.append({"type": "game_over", "winners": list(winners), "turn": state.turn})
+
+    # --- observation ----------------------------------------------------------------------
+    def _player_view(self, state: DicelandState, seat: int, viewer: int | None) -> View:
+        board, crossed = self.board(state, seat), self.crossed(state, seat)
+        working = {}
+        for c in COLOURS:
+            terr = board.working_on(crossed, c)
+            if terr is not None:
+                working[c] = terr.id
+        out: View = {
+            "map": state.maps[seat],
+            "crosses": board.hexes_of(crossed),
+            "treasures": board.treasures_by_colour(crossed),
+            "treasure_total": board.treasure_count(crossed),
+            "completed": board.completed_colours(crossed),
+            "working_on": working,
+        }
+        if state.phase == Phase.CROSS:
+            choice = state.choices[seat]
+            owes = choice is None or choice.kind != "none"
+            out["phase2"] = {"owes": owes, "decided": choice is not None and owes}
+            if viewer == seat and choice is not None and owes:
+                out["phase2"]["choice"] = self._choice_json(state, seat, choice)
+        return out
+
+    def view(self, state: DicelandState, seat: int | None) -> View:
+        pending = sorted(self.to_act(state))
+        active: int | None = state.active
+        if state.phase == Phase.CROSS:
+            active = None
+        elif state.phase == Phase.TREASURE:
+            active = state.treasure_queue[0]
+        elif state.phase == Phase.OVER:
+            active = None
+        return {
+            "seats": state.seats,
+            "scores": [
+                self.board(state, s).treasure_count(self.crossed(state, s))
+                for s in range(state.seats)
+            ],
+            "active": active,
+            "pending": pending,
+            "turn": state.turn,
+            "turn_player": state.active,
+            "phase": state.phase,
+            "goal": {"treasures": TREASURES_TO_WIN, "complete_colours": 1},
+            "dice": {
+                "chosen": state.chosen or None,
+                "aside": state.aside,
+                "last_throw": list(state.last_throw),
+                "throws": state.throws,
+            },
+            "treasure_throw": (
+                {
+                    "seat": state.treasure_queue[0],
+                    "dice": list(state.treasure_dice),
+                    "queue": list(state.treasure_queue[1:]),
+                }
+                if state.phase == Phase.TREASURE
+                else None
+            ),
+            "players": [self._player_view(state, s, seat) for s in range(state.seats)],
+            "last_phase2": [
+                self._choice_json(state, s, c) for s, c in enumerate(state.last_phase2)
+            ],
+            "winners": list(state.winners),
+            "maps": {m: MAP_DATA[m] for m in sorted(set(state.maps))},
+        }
+
+    def result(self, state: DicelandState) -> Result | None:
+        if state.phase != Phase.OVER:
+            return None
+        treasures = [
+            self.board(state, s).treasure_count(self.crossed(state, s)) for s in range(state.seats)
+        ]
+        keys = [
+            (s in state.winners, treasures[s], len(state.crosses[s])) for s in range(state.seats)
+        ]
+        return Result(
+            scores=[float(t) for t in treasures],
+            ranks=ranks_from_keys(keys),
+            detail={"winners": list(state.winners), "turns": state.turn, "treasures": treasures},
+        )
+
+    def sample(self, view: View, seat: int | None, dice: Dice) -> DicelandState:
+        """Rebuild the state from a view. The only hidden data are other seats' sealed
+        phase-2 choices: a seat that has decided is given a random legal choice."""
+        state = DicelandState(
+            seats=view["seats"],
+            maps=[p["map"] for p in view["players"]],
+            crosses=[
+                sorted(BOARDS[p["map"]].index[(q, r)] for q, r in p["crosses"])
+                for p in view["players"]
+            ],
+            active=view["turn_player"],
+            turn=view["turn"],
+            phase=view["phase"],
+            last_throw=list(view["dice"]["last_throw"]),
+            throws=view["dice"]["throws"],
+            chosen=view["dice"]["chosen"] or "",
+            aside=view["dice"]["aside"],
+            choices=[None] * view["seats"],
+            winners=list(view["winners"]),
+        )
+        tt = view["treasure_throw"]
+        if tt is not None:
+            state.treasure_queue = [tt["seat"], *tt["queue"]]
+            state.treasure_dice = list(tt["dice"])
+        state.last_phase2 = [
+            Choice(
+                c["kind"],
+                c.get("colour", ""),
+                sorted(BOARDS[state.maps[c["seat"]]].index[(q, r)] for q, r in c.get("hexes", [])),
+            )
+            for c in view["last_phase2"]
+        ]
+        if state.phase == Phase.CROSS:
+            for s, p in enumerate(view["players"]):
+                info = p["phase2"]
+                if not info["owes"]:
+                    state.choices[s] = Choice("none")
+                elif "choice" in info:
+                    c = info["choice"]
+                    state.choices[s] = self._choice_of(
+                        state, s, {"type": c["kind"], **{k: v for k, v in c.items() if k != "kind"}}
+                    )
+                elif info["decided"]:
+                    legal = self.legal_actions(state, s)
+                    state.choices[s] = self._choice_of(state, s, legal[dice.randbelow(len(legal))])
+        return state
+
+
+GAME = Diceland()
