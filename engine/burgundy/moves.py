@@ -1,0 +1,269 @@
+"""A round's decision: enumerating every legal one and explaining why any other is illegal.
+
+One action is a seat's whole decision for a round (it is sealed until every seat decided):
+
+- ``{"type": "mark", "sell": bool, "pip": 0|1, "colour": 0|1, "hex": [row, col],
+  "bonus": null | {"kind": "monk", "colour": name} | {"kind": "worker", "value": 1-6}
+  | {"kind": "silver", "pip": 0|1, "colour": 0|1, "hex": [row, col]}}``
+- ``{"type": "take_worker", "sell": bool}``, legal only when no mark is possible with the
+  dice as rolled (see RULES.md, Rulings).
+
+``pip``/``colour`` index the two pip dice and the two colour dice of the roll. ``sell`` is
+true to sell every commodity first (only offered when the double hourglass was rolled and the
+seat has a commodity; otherwise it must be false).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, INDEX, Duchy
+from engine.burgundy.sheet import available, frontier, mark_error
+from engine.burgundy.state import Roll, Sheet
+from engine.contract import Action, IllegalAction
+
+MONK, SILVER, COMMODITY, WORKER = range(len(BONUS_KINDS))
+Mark = tuple[int, int, int]
+"""(pip die index, colour die index, hex index)."""
+
+
+def can_sell(duchy: Duchy, sheet: Sheet, roll: Roll) -> bool:
+    """The double hourglass was rolled and the seat holds a commodity to sell."""
+    return roll.hourglass == 2 and available(duchy, sheet, COMMODITY) > 0
+
+
+def silver_from_sale(duchy: Duchy, sheet: Sheet) -> int:
+    """Silver a sale of every commodity would circle now (capped by the silver track)."""
+    room = max(0, duchy.bonus_limits[SILVER] - sheet.circles[SILVER])
+    return min(room, available(duchy, sheet, COMMODITY))
+
+
+def _targets(
+    duchy: Duchy, values: list[int], front: list[int], colour: str, value: int
+) -> list[int]:
+    return [
+        h
+        for h in front
+        if duchy.colours[h] == colour and mark_error(duchy, values, h, colour, value) is None
+    ]
+
+
+def _hexlist(h: int) -> list[int]:
+    return [CELLS[h][0], CELLS[h][1]]
+
+
+def plain_marks(duchy: Duchy, values: list[int], roll: Roll) -> list[Mark]:
+    """Every mark possible with the dice as rolled (no bonus), in a stable order."""
+    front = frontier(values)
+    return [
+        (p, c, h)
+        for p in (0, 1)
+        for c in (0, 1)
+        for h in _targets(duchy, values, front, roll.colours[c], roll.pips[p])
+    ]
+
+
+def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
+    """Every legal decision of a seat this round, in a stable order."""
+    values = sheet.values
+    front = frontier(values)
+    plain = plain_marks(duchy, values, roll)
+    monk: list[tuple[int, int, str, int]] = []
+    if available(duchy, sheet, MONK) > 0:
+        for p in (0, 1):
+            for c in (0, 1):
+                for colour in COLOURS:
+                    if colour != roll.colours[c]:
+                        for h in _targets(duchy, values, front, colour, roll.pips[p]):
+                            monk.append((p, c, colour, h))
+    worker: list[tuple[int, int, int, int]] = []
+    if available(duchy, sheet, WORKER) > 0:
+        for p in (0, 1):
+            for c in (0, 1):
+                for value in range(1, 7):
+                    if value != roll.pips[p]:
+                        for h in _targets(duchy, values, front, roll.colours[c], value):
+                            worker.append((p, c, value, h))
+    silver: list[tuple[Mark, Mark]] = []
+    own_silver = available(duchy, sheet, SILVER)
+    sale_silver = silver_from_sale(duchy, sheet) if can_sell(duchy, sheet, roll) else 0
+    if own_silver + sale_silver > 0:
+        for p1, c1, h1 in plain:
+            after = list(values)
+            after[h1] = roll.pips[p1]
+            front2 = frontier(after)
+            for p2 in (0, 1):
+                for c2 in (0, 1):
+                    if (p2, c2) == (p1, c1):
+                        continue
+                    for h2 in _targets(duchy, after, front2, roll.colours[c2], roll.pips[p2]):
+                        silver.append(((p1, c1, h1), (p2, c2, h2)))
+    out: list[Action] = []
+    for sell in (False, True) if can_sell(duchy, sheet, roll) else (False,):
+
+        def mark(p: int, c: int, h: int, bonus: dict[str, Any] | None, sell: bool = sell) -> Action:
+            return {
+                "type": "mark",
+                "sell": sell,
+                "pip": p,
+                "colour": c,
+                "hex": _hexlist(h),
+                "bonus": bonus,
+            }
+
+        out.extend(mark(p, c, h, None) for p, c, h in plain)
+        out.extend(mark(p, c, h, {"kind": "monk", "colour": col}) for p, c, col, h in monk)
+        out.extend(mark(p, c, h, {"kind": "worker", "value": v}) for p, c, v, h in worker)
+        if own_silver + (sale_silver if sell else 0) > 0:
+            out.extend(
+                mark(p1, c1, h1, {"kind": "silver", "pip": p2, "colour": c2, "hex": _hexlist(h2)})
+                for (p1, c1, h1), (p2, c2, h2) in silver
+            )
+        if not plain:
+            out.append({"type": "take_worker", "sell": sell})
+    return out
+
+
+def _die(action: dict[str, Any], key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or value not in (0, 1):
+        raise IllegalAction("malformed_action", f'"{key}" must be 0 or 1 (which of the two dice)')
+    return int(value)
+
+
+def parse_hex(value: Any) -> int:
+    """A hex index from ``[row, col]``. Raises IllegalAction."""
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise IllegalAction("malformed_action", "a hex is written [row, col]")
+    cell = (value[0], value[1])
+    if cell not in INDEX:
+        raise IllegalAction("unknown_hex", f"there is no hex {list(cell)} on the duchy")
+    return INDEX[cell]
+
+
+def _keys(obj: dict[str, Any], keys: set[str], what: str) -> None:
+    if set(obj) != keys:
+        raise IllegalAction("malformed_action", f"{what} takes exactly the keys {sorted(keys)}")
+
+
+def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
+    """Raise IllegalAction (with the rule broken) unless ``action`` is a legal decision."""
+    kind = action["type"]
+    if kind not in ("mark", "take_worker"):
+        raise IllegalAction("unknown_action", f"{kind!r} is not a round decision")
+    sell = action.get("sell")
+    if not isinstance(sell, bool):
+        raise IllegalAction("malformed_action", '"sell" must be true or false')
+    if sell and roll.hourglass != 2:
+        raise IllegalAction("no_sale", "commodities sell only in a round with the double hourglass")
+    if sell and available(duchy, sheet, COMMODITY) == 0:
+        raise IllegalAction("no_commodity", "you have no commodity to sell")
+    values = sheet.values
+    plain = plain_marks(duchy, values, roll)
+    if kind == "take_worker":
+        _keys(action, {"type", "sell"}, "take_worker")
+        if plain:
+            raise IllegalAction(
+                "mark_possible", "you may take a worker only when no mark is possible with the dice"
+            )
+        return
+    _keys(action, {"type", "sell", "pip", "colour", "hex", "bonus"}, "a mark")
+    p, c, h = _die(action, "pip"), _die(action, "colour"), parse_hex(action["hex"])
+    value, colour = roll.pips[p], roll.colours[c]
+    bonus = action["bonus"]
+    if isinstance(bonus, list):
+        if len(bonus) > 1:
+            raise IllegalAction(
+                "one_bonus_per_round", "you may use at most one bonus in a round, never two"
+            )
+        raise IllegalAction("malformed_action", '"bonus" is one object or null')
+    if bonus is not None and not isinstance(bonus, dict):
+        raise IllegalAction("malformed_action", '"bonus" is one object or null')
+    second: tuple[int, int, int] | None = None
+    if bonus is not None:
+        bkind = bonus.get("kind")
+        if bkind == "monk":
+            _keys(bonus, {"kind", "colour"}, "a monk")
+            if available(duchy, sheet, MONK) == 0:
+                raise IllegalAction("no_monk", "you have no monk to use")
+            if bonus["colour"] not in COLOURS:
+                raise IllegalAction("malformed_action", f"a monk changes a die to one of {COLOURS}")
+            if bonus["colour"] == colour:
+                raise IllegalAction(
+                    "monk_same_colour", "a monk must change the die to another colour"
+                )
+            colour = bonus["colour"]
+        elif bkind == "worker":
+            _keys(bonus, {"kind", "value"}, "a worker")
+            if available(duchy, sheet, WORKER) == 0:
+                raise IllegalAction("no_worker", "you have no worker to use")
+            new = bonus["value"]
+            if isinstance(new, bool) or new not in range(1, 7):
+                raise IllegalAction("malformed_action", "a worker changes a pip die to 1-6")
+            if new == value:
+                raise IllegalAction("worker_same_value", "a worker must change the pip value")
+            value = new
+        elif bkind == "silver":
+            if set(bonus) - {"kind", "pip", "colour", "hex"}:
+                raise IllegalAction(
+                    "one_bonus_per_round",
+                    "a silver's second mark uses the dice as rolled: no monk or worker with it",
+                )
+            _keys(bonus, {"kind", "pip", "colour", "hex"}, "a silver")
+            sale = silver_from_sale(duchy, sheet) if sell else 0
+            if available(duchy, sheet, SILVER) + sale == 0:
+                raise IllegalAction("no_silver", "you have no silver to use")
+            second = (_die(bonus, "pip"), _die(bonus, "colour"), parse_hex(bonus["hex"]))
+        else:
+            raise IllegalAction("malformed_action", 'a bonus "kind" is monk, worker or silver')
+    err = mark_error(duchy, values, h, colour, value)
+    if err is not None:
+        raise IllegalAction(*err)
+    if second is not None:
+        p2, c2, h2 = second
+        if (p2, c2) == (p, c):
+            raise IllegalAction(
+                "silver_reuses_dice",
+                "a silver's second mark must use at least one die other than the first mark's",
+            )
+        after = list(values)
+        after[h] = value
+        err = mark_error(duchy, after, h2, roll.colours[c2], roll.pips[p2])
+        if err is not None:
+            code, reason = err
+            if code in ("colour_mismatch", "value_not_allowed"):
+                code = "silver_needs_change"
+                reason = f"{reason}; a silver's second mark cannot change a die"
+            raise IllegalAction(code, f"second mark: {reason}")
+
+
+def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:
+    """A short sentence for a menu."""
+    sale = "Sell all commodities, then " if action.get("sell") else ""
+    if action["type"] == "take_worker":
+        return (
+            f"{sale}take a worker (no mark possible)".capitalize()
+            if not sale
+            else (f"{sale}take a worker (no mark possible)")
+        )
+    p, c = action["pip"], action["colour"]
+    h = INDEX[tuple(action["hex"])]
+    value, colour = roll.pips[p], roll.colours[c]
+    bonus = action["bonus"] or {}
+    change = ""
+    if bonus.get("kind") == "monk":
+        change = f" (monk: {colour} die as {bonus['colour']})"
+        colour = bonus["colour"]
+    elif bonus.get("kind") == "worker":
+        change = f" (worker: {value} as {bonus['value']})"
+        value = bonus["value"]
+    text = f"{sale}mark {duchy.colours[h]} hex {list(CELLS[h])} with {value}{change}"
+    if bonus.get("kind") == "silver":
+        h2 = INDEX[tuple(bonus["hex"])]
+        v2 = roll.pips[bonus["pip"]]
+        text += f", then pay a silver to mark {duchy.colours[h2]} hex {list(CELLS[h2])} with {v2}"
+    return text[0].upper() + text[1:]

@@ -1,0 +1,103 @@
+"""Marking hexes on one sheet: the placement rules, area completion and bonus bookkeeping.
+
+Pure functions over a :class:`Sheet` and its :class:`Duchy`; nothing here knows about seats,
+rounds or dice.
+"""
+
+from __future__ import annotations
+
+from engine.burgundy.duchy import AREA_BONUS, BONUS_KINDS, NEIGHBOURS, PIP_RANGE, Duchy
+from engine.burgundy.state import AREA_POINTS, CASTLE_POINTS, UNMARKED, Sheet
+
+Error = tuple[str, str]
+
+
+def frontier(values: list[int]) -> list[int]:
+    """Unmarked hexes next to a marked hex, in index order: where a mark may go."""
+    return [
+        h
+        for h, v in enumerate(values)
+        if v == UNMARKED and any(values[n] != UNMARKED for n in NEIGHBOURS[h])
+    ]
+
+
+def mark_error(duchy: Duchy, values: list[int], h: int, colour: str, value: int) -> Error | None:
+    """Why writing ``value`` with a ``colour`` die in hex ``h`` is illegal, or None."""
+    if values[h] != UNMARKED:
+        return "hex_marked", "that hex is already marked"
+    if not any(values[n] != UNMARKED for n in NEIGHBOURS[h]):
+        return "not_adjacent", "a new mark must be next to a hex you have already marked"
+    hex_colour = duchy.colours[h]
+    if colour != hex_colour:
+        return (
+            "colour_mismatch",
+            f"a {hex_colour} hex needs a {hex_colour} colour die, not {colour}",
+        )
+    if hex_colour in PIP_RANGE:
+        low, high = PIP_RANGE[hex_colour]
+        if not low <= value <= high:
+            return "value_not_allowed", f"a {hex_colour} hex takes only {low} or {high}"
+    elif hex_colour == "orange":
+        area = duchy.areas[duchy.area_of[h]]
+        if any(values[o] == value for o in area):
+            return "city_repeats_number", f"this city already has a {value}: numbers must differ"
+    elif hex_colour == "yellow":
+        area = duchy.areas[duchy.area_of[h]]
+        if any(values[o] not in (UNMARKED, value) for o in area):
+            return "pasture_numbers_differ", "every number in a pasture must be the same"
+    elif hex_colour == "green" and not any(values[n] == value for n in NEIGHBOURS[h]):
+        return "castle_number_not_adjacent", f"a castle needs a {value} already in a hex next to it"
+    return None
+
+
+def available(duchy: Duchy, sheet: Sheet, kind: int) -> int:
+    """Unspent bonuses of ``kind`` (index into BONUS_KINDS): colour circles plus castle
+    circles of marked castles, minus those checked off."""
+    square = BONUS_KINDS[kind]
+    castles = sum(
+        1 for h in duchy.castles if duchy.castle_square[h] == square and sheet.values[h] != UNMARKED
+    )
+    return sheet.circles[kind] + castles - sheet.used[kind]
+
+
+def unused_total(duchy: Duchy, sheet: Sheet) -> int:
+    """All unspent bonuses (the tie-breaker)."""
+    return sum(available(duchy, sheet, k) for k in range(len(BONUS_KINDS)))
+
+
+def circle(duchy: Duchy, sheet: Sheet, kind: int, count: int = 1) -> int:
+    """Circle up to ``count`` bonuses of ``kind`` on its colour track; returns how many fit."""
+    room = max(0, duchy.bonus_limits[kind] - sheet.circles[kind])
+    got = min(room, count)
+    sheet.circles[kind] += got
+    return got
+
+
+def is_colour_complete(duchy: Duchy, values: list[int], colour: str) -> bool:
+    return all(values[h] != UNMARKED for h in duchy.hexes_of(colour))
+
+
+def write(duchy: Duchy, sheet: Sheet, h: int, value: int, phase: int) -> dict[str, object]:
+    """Write ``value`` in hex ``h`` (already checked) and score a completed area.
+
+    Returns a description of what happened: the area completed (if any), its points and the
+    bonus gained or lost (a full colour track loses it).
+    """
+    sheet.values[h] = value
+    out: dict[str, object] = {}
+    area = duchy.areas[duchy.area_of[h]]
+    if any(sheet.values[o] == UNMARKED for o in area):
+        return out
+    colour = duchy.colours[h]
+    if colour == "green":
+        points = CASTLE_POINTS
+        bonus = duchy.castle_square[h]
+    else:
+        points = AREA_POINTS[len(area)][phase] * (2 if colour == "yellow" else 1)
+        bonus = AREA_BONUS.get(colour)
+        if bonus is not None and circle(duchy, sheet, BONUS_KINDS.index(bonus)) == 0:
+            out["bonus_lost"] = bonus
+            bonus = None
+    sheet.points[phase] += points
+    out.update({"area": duchy.area_of[h], "size": len(area), "points": points, "bonus": bonus})
+    return out

@@ -1,0 +1,119 @@
+"""The one observer: what a seat (or a spectator) sees of a Burgundy game.
+
+Sealed decisions (castle picks and round decisions) of other seats show only as
+``"decided": true`` until the round resolves; everything else on the sheets is public.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, ROW_LENGTHS, Duchy
+from engine.burgundy.sheet import available, is_colour_complete
+from engine.burgundy.state import AREA_POINTS, BurgundyState, Sheet
+from engine.contract import View
+
+if TYPE_CHECKING:
+    from engine.burgundy.rules import Burgundy
+
+
+def _grid(values: list[int]) -> list[list[int | None]]:
+    out: list[list[int | None]] = []
+    i = 0
+    for n in ROW_LENGTHS:
+        out.append([None if v < 0 else v for v in values[i : i + n]])
+        i += n
+    return out
+
+
+def duchy_view(duchy: Duchy) -> dict[str, Any]:
+    """The static sheet: colours by row, castles, areas and the printed numbers."""
+    rows: list[list[str]] = []
+    i = 0
+    for n in ROW_LENGTHS:
+        rows.append(list(duchy.colours[i : i + n]))
+        i += n
+    return {
+        "name": duchy.name,
+        "title": duchy.title,
+        "house_design": duchy.house_design,
+        "rows": rows,
+        "castles": [
+            {"hex": list(CELLS[h]), "square": duchy.castle_square[h]} for h in duchy.castles
+        ],
+        "areas": [
+            {"colour": colour, "hexes": [list(CELLS[h]) for h in area]}
+            for colour, area in zip(duchy.area_colours, duchy.areas, strict=True)
+        ],
+        "bonus_limits": dict(zip(BONUS_KINDS, duchy.bonus_limits, strict=True)),
+        "colour_bonus": {c: list(duchy.colour_bonus[c]) for c in COLOURS},
+        "area_points": {str(k): list(v) for k, v in AREA_POINTS.items()},
+    }
+
+
+def _player(duchy: Duchy, state: BurgundyState, s: int, sheet: Sheet, seat: int | None) -> dict:
+    mine = seat == s
+    pending = state.pending[s]
+    shown = pending and (mine or (state.stage == "castle" and state.variant == "all_different"))
+    return {
+        "seat": s,
+        "decided": bool(pending),
+        "decision": json.loads(pending) if shown else None,
+        "castle": list(CELLS[sheet.castle]) if sheet.castle >= 0 else None,
+        "marks": _grid(sheet.values),
+        "bonuses": {
+            kind: {
+                "available": available(duchy, sheet, k),
+                "circled": sheet.circles[k],
+                "used": sheet.used[k],
+                "limit": duchy.bonus_limits[k],
+            }
+            for k, kind in enumerate(BONUS_KINDS)
+        },
+        "points": list(sheet.points),
+        "total": sum(sheet.points),
+        "colours_done": [c for c in COLOURS if is_colour_complete(duchy, sheet.values, c)],
+    }
+
+
+def build_view(game: Burgundy, state: BurgundyState, seat: int | None) -> View:
+    """Build the view of ``state`` for ``seat`` (None: a spectator)."""
+    duchy = DUCHIES[state.duchy]
+    prompts = game.to_act(state)
+    roll = state.roll
+    return {
+        "game": "burgundy",
+        "seats": state.seats,
+        "you": seat,
+        "scores": [sum(sheet.points) for sheet in state.sheets],
+        "active": state.picker if state.picker >= 0 and state.stage == "castle" else None,
+        "pending": sorted(prompts),
+        "stage": state.stage,
+        "variant": state.variant,
+        "castle_option": state.castle_option or None,
+        "phase": min(state.phase + 1, 3),
+        "round": state.round,
+        "round_in_phase": state.round_in_phase,
+        "time": {"columns": list(state.time), "size": game.column_size(state)},
+        "roll": None
+        if roll is None
+        else {
+            "pips": list(roll.pips),
+            "colours": list(roll.colours),
+            "hourglass": roll.hourglass,
+            "sale": roll.hourglass == 2,
+        },
+        "duchy": duchy_view(duchy),
+        "players": [_player(duchy, state, s, sheet, seat) for s, sheet in enumerate(state.sheets)],
+        "colour_claims": {
+            claim.colour: {"first": list(claim.first), "second": list(claim.second)}
+            for claim in state.claims
+        },
+        "last_round": {
+            "round": state.revealed_round,
+            "decisions": [json.loads(p) for p in state.revealed],
+        }
+        if state.revealed
+        else None,
+    }
