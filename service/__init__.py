@@ -1,0 +1,1 @@
+"""dicehall's HTTP service: Flask app, marshmallow schemas, Redis store and rq jobs."""

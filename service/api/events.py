@@ -1,0 +1,98 @@
+"""A game's event feed: long-poll with a cursor, or Server-Sent Events with Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import OPTIONAL_BEARER, problems
+from service.context import bearer_token, game_service
+from service.games import GameService, visible
+from service.problems import Problem
+from service.schemas import EventsQuerySchema, EventsSchema
+
+blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
+
+
+def _read(
+    service: GameService, game_id: str, seat: int | None, after: str, wait: float
+) -> tuple[list[dict[str, Any]], str]:
+    """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor."""
+    deadline = time.monotonic() + wait
+    cursor = after
+    while True:
+        remaining = deadline - time.monotonic()
+        block = int(remaining * 1000) if remaining > 0.001 else None
+        batch = service.store.read_events(game_id, cursor, block)
+        if batch:
+            cursor = batch[-1][0]
+        shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
+        if shown or not batch and block is None or time.monotonic() >= deadline:
+            return shown, cursor
+
+
+@blp.route("/games/<string:game_id>/events")
+class Events(MethodView):
+    """Long-poll."""
+
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(
+        200, EventsSchema,
+        example={"events": [{"id": "1795000000000-0", "type": "to_act", "version": 3,
+                             "to_act": {"1": {"kind": "build", "sealed": False, "text": ""}}}],
+                 "cursor": "1795000000000-0"},
+    )
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Events after a cursor; waits up to `wait` seconds when there are none yet"""
+        service = game_service()
+        record = service.record(game_id)
+        caller = service.identify(record, bearer_token())
+        events, cursor = _read(service, game_id, caller.seat, query["after"], query["wait"])
+        return {"events": events, "cursor": cursor}
+
+
+@blp.route("/games/<string:game_id>/events/stream")
+class EventStream(MethodView):
+    """Server-Sent Events."""
+
+    @blp.response(200, content_type="text/event-stream", description="an SSE stream of events")
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (400, "bad_request"))
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, game_id: str) -> Response:
+        """Stream events as SSE; reconnect with Last-Event-ID to resume where you left off"""
+        service = game_service()
+        record = service.record(game_id)
+        caller = service.identify(record, bearer_token())
+        last = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+        if not (last == "0" or all(part.isdigit() for part in last.split("-", 1))):
+            raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
+        heartbeat = current_app.config["DICEHALL"].heartbeat
+        once = request.args.get("once") == "1"
+
+        def generate() -> Iterator[str]:
+            cursor = last
+            yield "retry: 2000\n\n"
+            while True:
+                events, cursor = _read(service, game_id, caller.seat, cursor, heartbeat)
+                if not events:
+                    yield ": heartbeat\n\n"
+                for event in events:
+                    yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+                    if event["type"] == "game_over":
+                        return
+                if once:
+                    return
+
+        return Response(
+            stream_with_context(generate()),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )

@@ -1,0 +1,96 @@
+"""``/v1/games``: create games, read their summary, join seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import problems
+from service.context import game_service
+from service.schemas import (
+    CreatedGameSchema,
+    CreateGameSchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSchema,
+    JoinedSchema,
+    JoinSchema,
+)
+
+blp = Blueprint("games", __name__, url_prefix="/v1", description="Games and seats")
+
+_GAME_EXAMPLE = {
+    "id": "3f2a9c0d1b7e4a55",
+    "game": "carcassonne",
+    "status": "waiting",
+    "version": 0,
+    "seats": [
+        {"seat": 0, "kind": "human", "name": "ann", "bot": None, "joined": False},
+        {"seat": 1, "kind": "bot", "name": "heuristic-1", "bot": "heuristic", "joined": True},
+    ],
+    "options": {},
+    "to_act": {},
+    "result": None,
+    "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
+    "seed": None,
+    "created_at": 1795000000.0,
+}
+
+
+@blp.route("/games")
+class Games(MethodView):
+    """Create and list games."""
+
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, GameListSchema, example={"games": [_GAME_EXAMPLE]})
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games, newest first"""
+        service = game_service()
+        records = [service.store.load(gid) for gid in service.store.game_ids(query["offset"], query["limit"])]
+        return {"games": [service.summary(r) for r in records if r is not None]}
+
+    @blp.arguments(
+        CreateGameSchema,
+        example={
+            "game": "carcassonne",
+            "seats": [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "heuristic"}],
+            "options": {},
+        },
+    )
+    @blp.response(201, CreatedGameSchema, example={**_GAME_EXAMPLE, "creator_token": "creator_abc"})
+    @problems(blp, (400, "invalid_json"), (404, "unknown_game"), (422, "invalid_options"), (422, "validation_failed"))
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game with human and bot seats"""
+        service = game_service()
+        record, creator_token = service.create(body["game"], body["seats"], body["options"], body.get("seed"))
+        return {**service.summary(record), "creator_token": creator_token}
+
+
+@blp.route("/games/<string:game_id>")
+class GameResource(MethodView):
+    """One game's summary."""
+
+    @blp.response(200, GameSchema, example=_GAME_EXAMPLE)
+    @problems(blp, (404, "game_not_found"))
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Read a game's public summary (the seed only once it is over)"""
+        service = game_service()
+        return service.summary(service.record(game_id))
+
+
+@blp.route("/games/<string:game_id>/seats/<int:seat>/join")
+class Join(MethodView):
+    """Taking a human seat."""
+
+    @blp.arguments(JoinSchema, example={"name": "ann"})
+    @blp.response(
+        201, JoinedSchema,
+        example={"game_id": "3f2a9c0d1b7e4a55", "seat": 0, "seat_token": "seat_xyz", "status": "active"},
+    )
+    @problems(blp, (404, "game_not_found"), (404, "seat_not_found"), (409, "seat_taken"), (409, "seat_not_human"))
+    def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
+        """Join a human seat; the answer holds the seat's token (shown once)"""
+        record, token = game_service().join(game_id, seat, body.get("name"))
+        return {"game_id": game_id, "seat": seat, "seat_token": token, "status": record.status.value}

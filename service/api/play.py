@@ -1,0 +1,122 @@
+"""Playing a game: the caller's view, legal actions, posting actions, and the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import BEARER, OPTIONAL_BEARER, problems
+from service.context import bearer_token, game_service
+from service.problems import Problem
+from service.schemas import (
+    ActionRequestSchema,
+    LegalActionsSchema,
+    LogSchema,
+    MoveHeadersSchema,
+    MoveResultSchema,
+    ViewSchema,
+)
+
+blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal actions and moves")
+
+_VIEW_EXAMPLE = {
+    "game_id": "3f2a9c0d1b7e4a55",
+    "version": 7,
+    "seat": 0,
+    "status": "active",
+    "view": {"seats": 3, "active": 0, "pending": [0], "scores": [3, 0, 1]},
+    "to_act": {"0": {"kind": "build", "sealed": False, "text": "place dice, re-roll or score"}},
+    "result": None,
+}
+
+
+def parse_if_match(value: str | None) -> int | None:
+    """The version in an If-Match header (``"7"``, ``7`` or ``W/"7"``). Raises Problem 400."""
+    if value is None:
+        return None
+    text = value.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise Problem(400, "invalid_if_match", 'If-Match takes a version such as "7"')
+    return int(text)
+
+
+@blp.route("/games/<string:game_id>/view")
+class ViewResource(MethodView):
+    """The caller's view."""
+
+    @blp.response(200, ViewSchema, example=_VIEW_EXAMPLE)
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, game_id: str) -> Response:
+        """Read what the caller may see (a seat token: that seat; none: a spectator)"""
+        service = game_service()
+        record = service.record(game_id)
+        caller = service.identify(record, bearer_token())
+        response = jsonify(ViewSchema().dump(service.observe(record, caller.seat)))
+        response.headers["ETag"] = f'"{record.version}"'
+        return response
+
+
+@blp.route("/games/<string:game_id>/legal-actions")
+class LegalActions(MethodView):
+    """The caller's legal actions."""
+
+    @blp.response(
+        200, LegalActionsSchema,
+        example={"game_id": "3f2a9c0d1b7e4a55", "version": 7, "seat": 0,
+                 "actions": [{"action": {"type": "reroll"}, "text": "re-roll 4 dice"}]},
+    )
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @blp.doc(security=BEARER)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """List every legal action of the caller's seat now (empty when it owes nothing)"""
+        service = game_service()
+        record = service.record(game_id)
+        seat = service.require_seat(service.identify(record, bearer_token()))
+        return service.legal_actions(record, seat)
+
+
+@blp.route("/games/<string:game_id>/actions")
+class Actions(MethodView):
+    """Moves."""
+
+    @blp.arguments(MoveHeadersSchema, location="headers")
+    @blp.arguments(ActionRequestSchema, example={"action": {"type": "reroll"}})
+    @blp.response(200, MoveResultSchema, example={**_VIEW_EXAMPLE, "version": 8, "events": []})
+    @problems(
+        blp,
+        (400, "invalid_json"), (400, "invalid_if_match"), (401, "unauthorized"),
+        (404, "game_not_found"), (409, "game_not_started"), (409, "game_over"),
+        (412, "version_mismatch"), (422, "illegal_action"), (422, "validation_failed"),
+    )
+    @blp.doc(security=BEARER)
+    def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Make a move for the caller's seat (If-Match and Idempotency-Key make it safe)"""
+        if_match = parse_if_match(request.headers.get("If-Match"))
+        service = game_service()
+        record = service.record(game_id)
+        seat = service.require_seat(service.identify(record, bearer_token()))
+        return service.act(game_id, seat, body["action"], if_match, headers.get("idempotency_key"))
+
+
+@blp.route("/games/<string:game_id>/log")
+class Log(MethodView):
+    """The action log."""
+
+    @blp.response(
+        200, LogSchema,
+        example={"game_id": "3f2a9c0d1b7e4a55", "game": "carcassonne", "seats": 2, "options": {},
+                 "status": "active", "version": 1, "commitment": "9c11...", "seed": None,
+                 "entries": [{"n": 0, "version": 0, "seat": None, "action": {"type": "setup"},
+                              "sealed": False}]},
+    )
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Read the action log (with draws and the seed once the game is over)"""
+        service = game_service()
+        record = service.record(game_id)
+        return service.log(record, service.identify(record, bearer_token()))

@@ -1,0 +1,108 @@
+"""The Flask app factory: wires settings, Redis, the API blueprints and the error handler."""
+
+from __future__ import annotations
+
+import http
+import logging
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api as SmorestApi
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from service import redis_conn
+from service.config import Settings
+from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
+from service.schemas import ProblemSchema
+
+API_VERSION = "1.0.0"
+log = logging.getLogger(__name__)
+
+API_DESCRIPTION = """\
+dicehall plays dice games over HTTP, for people through their own front ends and for bots.
+
+Create a game with human and bot seats, join the human seats to get seat tokens, then read
+your view and legal actions and post actions. Bots play in background workers. Every error
+is `application/problem+json` with a stable `code`. Dice are seeded and verifiable: the
+game publishes `sha256(seed)` at creation and the seed at the end; draw *k* with *n*
+outcomes is `HMAC-SHA256(seed, str(k)) mod n`.
+"""
+
+
+class Api(SmorestApi):
+    """flask-smorest's Api answering every error as RFC 9457 problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Any:
+        status = error.code or 500
+        data = getattr(error, "data", None) or {}
+        errors = data.get("errors") or data.get("messages")
+        code = code_for_status(status)
+        detail = error.description or http.HTTPStatus(status).phrase
+        if status == 422 and errors is not None:
+            detail = "the request did not validate: see errors"
+        if status == 400 and "json" in str(errors or error.description).lower():
+            code, detail, errors = "invalid_json", "the body is not valid JSON", None
+        if status >= 500:
+            log.exception("internal error", exc_info=error)
+            detail = "the server failed; the game was not changed"
+        extra = {"errors": _flatten_locations(errors)} if errors else {}
+        return problem_response(Problem(status, code, detail, **extra))
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, CONTENT_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def _flatten_locations(errors: Any) -> Any:
+    """webargs nests errors by location (json, query, headers); keep one level for clients."""
+    if isinstance(errors, dict) and len(errors) == 1:
+        (location,) = errors
+        if location in {"json", "query", "headers", "path", "form"}:
+            return errors[location]
+    return errors
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. ``config`` overrides Flask config; ``DICEHALL`` may be a Settings."""
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE="dicehall",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": API_DESCRIPTION,
+                "license": {"name": "MIT"},
+            },
+            "servers": [{"url": "http://127.0.0.1:8000", "description": "dicehall up"}],
+        },
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+        DICEHALL=Settings(),
+    )
+    if config:
+        app.config.update(config)
+    redis_conn.init_app(app)
+    api = Api(app)
+    api.spec.components.security_scheme(
+        "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}
+    )
+    app.register_error_handler(Problem, problem_response)
+
+    from service.api import catalogue, events, games, health, pictures, play
+
+    for module in (health, catalogue, games, play, events, pictures):
+        api.register_blueprint(module.blp)
+    app.extensions["dicehall.api"] = api
+    return app

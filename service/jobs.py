@@ -1,0 +1,55 @@
+"""rq jobs: plain importable functions with small arguments (ids and versions, not states).
+
+``play_bot`` plays one bot seat from that seat's view and legal actions only. A job carries
+the version it was enqueued for; if the game has moved on it does nothing. While the same
+seat keeps owing decisions (a Carcassonne turn is many steps) the job plays on itself instead
+of enqueueing a job per step.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.games import get_game
+from service.config import Settings
+from service.problems import Problem
+from service.runtime import game_service
+from service.store import GameStatus
+
+
+def play_bot(game_id: str, seat: int, version: int) -> str:
+    """Play ``seat`` of ``game_id`` if the game is still at ``version``; returns what happened."""
+    settings = Settings()
+    service = game_service(settings)
+    moves = 0
+    while moves < settings.bot_moves_per_job:
+        record = service.store.load(game_id)
+        if record is None or record.status is not GameStatus.ACTIVE:
+            return f"done after {moves} moves: game not active"
+        if record.version != version:
+            return f"done after {moves} moves: stale (at {record.version}, job for {version})"
+        seatinfo = record.seats[seat]
+        if seatinfo.kind != "bot" or seatinfo.bot is None:
+            return "not a bot seat"
+        game = get_game(record.game)
+        state = game.load_state(record.state)
+        if seat not in game.to_act(state):
+            return f"done after {moves} moves: nothing owed"
+        bot = game.bots[seatinfo.bot]()
+        rng = random.Random(f"{game_id}:{version}:{seat}")
+        action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        try:
+            answer = service.act(
+                game_id, seat, action, if_match=version,
+                idempotency_key=f"bot-{version}", skip_bot_seat=seat,
+            )
+        except Problem as problem:
+            if problem.code == "version_mismatch":
+                return f"done after {moves} moves: raced at {version}"
+            raise
+        moves += 1
+        version = answer["version"]
+        if str(seat) not in answer["to_act"]:
+            return f"done after {moves} moves"
+    service.schedule_bots(game_id, version, [seat])
+    return f"handed on after {moves} moves"

