@@ -38,6 +38,9 @@ TITLES: dict[str, str] = {
     "conflict": "Conflict",
     "rate_limited": "Too many requests",
     "internal_error": "Internal error",
+    "redis_unavailable": "Redis is unreachable",
+    "unknown_bot": "Unknown bot",
+    "no_picture": "No picture for this game",
 }
 
 _STATUS_CODES: dict[int, str] = {

@@ -8,6 +8,7 @@ import redis
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.api import problems
 from service.problems import Problem
 from service.redis_conn import get_redis
 from service.schemas import HealthSchema
@@ -20,7 +21,7 @@ class Health(MethodView):
     """Liveness."""
 
     @blp.response(200, HealthSchema, example={"status": "ok", "redis": "ok"})
-    @blp.alt_response(503, description="Redis is unreachable")
+    @problems(blp, (503, "redis_unavailable"))
     def get(self) -> dict[str, Any]:
         """Report whether the API is up and reaches Redis"""
         try:
