@@ -245,11 +245,8 @@ def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:
     """A short sentence for a menu."""
     sale = "Sell all commodities, then " if action.get("sell") else ""
     if action["type"] == "take_worker":
-        return (
-            f"{sale}take a worker (no mark possible)".capitalize()
-            if not sale
-            else (f"{sale}take a worker (no mark possible)")
-        )
+        text = f"{sale}take a worker (no mark is possible)"
+        return text[0].upper() + text[1:]
     p, c = action["pip"], action["colour"]
     h = INDEX[tuple(action["hex"])]
     value, colour = roll.pips[p], roll.colours[c]

@@ -330,12 +330,10 @@ class Burgundy(Game):
             events.append({"type": "took_worker", "seat": seat, "circled": got == 1})
             return events
         bonus = action["bonus"] or {}
-        value, colour = roll.pips[action["pip"]], roll.colours[action["colour"]]
+        value = roll.pips[action["pip"]]
         if bonus:
             sheet.used[BONUS_KINDS.index(bonus["kind"])] += 1
-            if bonus["kind"] == "monk":
-                colour = bonus["colour"]
-            elif bonus["kind"] == "worker":
+            if bonus["kind"] == "worker":
                 value = bonus["value"]
         marks = [(INDEX[tuple(action["hex"])], value)]
         if bonus.get("kind") == "silver":
