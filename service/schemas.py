@@ -237,7 +237,7 @@ class GameListQuerySchema(Schema):
     """Paging of the games list."""
 
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
 
 
 class GameListSchema(Schema):
