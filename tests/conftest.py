@@ -111,20 +111,21 @@ def _child_env(redis_url: str) -> dict[str, str]:
 def live_server(redis_url: str) -> Iterator[str]:
     """The API under a real gunicorn (gthread workers) on a free port; yields its base URL."""
     port = free_port()
+    logfile = tempfile.NamedTemporaryFile(prefix="dicehall-gunicorn-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
          "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.app:create_app()"],
         cwd=ROOT,
         env=_child_env(redis_url),
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=logfile,
     )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: requests.get(f"{base}/v1/health", timeout=1).ok, 30, "gunicorn")
     except RuntimeError:
         proc.kill()
-        raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "gunicorn failed") from None
+        raise RuntimeError(Path(logfile.name).read_text()) from None
     yield base
     proc.terminate()
     proc.wait(10)
