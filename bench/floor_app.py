@@ -1,0 +1,39 @@
+"""The floor for HTTP moves: an endpoint that does only the Redis compare-and-set a move does.
+
+``POST /floor/<id>`` WATCHes a hash holding a blob the size of a real game state, reads it,
+and writes it back with a new version in MULTI/EXEC: the same Redis work as a move, with no
+rules, no schemas and no engine. Served by the same gunicorn config as the API.
+"""
+
+from __future__ import annotations
+
+import os
+
+import redis
+from flask import Flask, jsonify
+
+BLOB_SIZE = int(os.environ.get("FLOOR_BLOB_SIZE", "4000"))
+
+
+def create_app() -> Flask:
+    app = Flask(__name__)
+    client = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True)
+
+    @app.post("/floor/<key>")
+    def floor(key: str):  # noqa: ANN202
+        name = f"floor:{{{key}}}:game"
+        with client.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(name)
+                    state, version = pipe.hmget(name, ["state", "version"])
+                    blob = state or "x" * BLOB_SIZE
+                    pipe.multi()
+                    pipe.hset(name, mapping={"state": blob, "version": int(version or 0) + 1})
+                    pipe.rpush(f"floor:{{{key}}}:log", "{}")
+                    pipe.execute()
+                    return jsonify({"version": int(version or 0) + 1, "state": blob})
+                except redis.WatchError:
+                    continue
+
+    return app
