@@ -1,0 +1,200 @@
+"""Dice conditions of the citizen cards: evaluation, and a simple keep strategy toward one.
+
+A die result is a pair ``(number, colour)``. A condition is a JSON object with a ``kind``,
+one of the types the rulebook lists:
+
+- ``colours``: ``need`` is a list of ``[colour, count]``: that many dice of each colour.
+- ``numbers``: ``need`` is a list of ``[number, count]``: that many dice showing each number.
+- ``groups``: ``sizes`` is a list of group sizes; each group is that many dice showing one
+  number, and different groups show different numbers (the rulebook's symbols).
+- ``sum``: the total of all dice is at least ``at_least``.
+- ``red_sum``: the total of the red dice is at least ``at_least``.
+- ``ladder``: the red total is greater than the blue total, which is greater than the green.
+- ``run``: ``length`` dice show consecutive numbers.
+
+Every function here is pure and fast: bots and the engine call them on every step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+Die = tuple[int, str]
+Condition = dict[str, Any]
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green")
+KINDS: tuple[str, ...] = ("colours", "numbers", "groups", "sum", "red_sum", "ladder", "run")
+
+
+def longest_run(numbers: Sequence[int]) -> int:
+    """The length of the longest run of consecutive numbers among ``numbers``."""
+    present = set(numbers)
+    best = run = 0
+    for n in range(1, 7):
+        run = run + 1 if n in present else 0
+        best = max(best, run)
+    return best
+
+
+def colour_totals(dice: Sequence[Die]) -> dict[str, int]:
+    """The pip total of each colour."""
+    totals = dict.fromkeys(COLOURS, 0)
+    for number, colour in dice:
+        totals[colour] += number
+    return totals
+
+
+def meets(cond: Condition, dice: Sequence[Die]) -> bool:
+    """Whether the dice result ``dice`` fulfils ``cond``."""
+    kind = cond["kind"]
+    if kind == "colours":
+        counts = Counter(colour for _, colour in dice)
+        return all(counts[c] >= k for c, k in cond["need"])
+    if kind == "numbers":
+        counts = Counter(number for number, _ in dice)
+        return all(counts[n] >= k for n, k in cond["need"])
+    if kind == "groups":
+        have = sorted(Counter(number for number, _ in dice).values(), reverse=True)
+        sizes = sorted(cond["sizes"], reverse=True)
+        if len(have) < len(sizes):
+            return False
+        return all(h >= s for h, s in zip(have, sizes, strict=False))
+    if kind == "sum":
+        return sum(number for number, _ in dice) >= cond["at_least"]
+    if kind == "red_sum":
+        return sum(number for number, colour in dice if colour == "red") >= cond["at_least"]
+    if kind == "ladder":
+        t = colour_totals(dice)
+        return t["red"] > t["blue"] > t["green"]
+    if kind == "run":
+        return longest_run([number for number, _ in dice]) >= cond["length"]
+    raise ValueError(f"unknown condition kind {kind!r}")
+
+
+def level(conditions: Sequence[Condition], dice: Sequence[Die]) -> int:
+    """How many of a card's conditions are met, counting from the first (graded cards).
+
+    A card with one condition gives 0 or 1; a graded card (stack 1) gives 0 to 3.
+    """
+    met = 0
+    for cond in conditions:
+        if not meets(cond, dice):
+            break
+        met += 1
+    return met
+
+
+def describe(cond: Condition) -> str:
+    """A short English phrase for a condition, e.g. ``"3 red + 2 blue dice"``."""
+    kind = cond["kind"]
+    if kind == "colours":
+        return " + ".join(f"{k} {c}" for c, k in cond["need"]) + " dice"
+    if kind == "numbers":
+        return " + ".join(f"{k}x{n}" for n, k in cond["need"])
+    if kind == "groups":
+        names = {2: "pair", 3: "three", 4: "four", 5: "five", 6: "six"}
+        parts = [f"{names.get(s, s)} of a kind" if s > 2 else "a pair" for s in cond["sizes"]]
+        return ", ".join(parts) + " (different numbers)" if len(parts) > 1 else parts[0]
+    if kind == "sum":
+        return f"total >= {cond['at_least']}"
+    if kind == "red_sum":
+        return f"red total >= {cond['at_least']}"
+    if kind == "ladder":
+        return "red total > blue total > green total"
+    if kind == "run":
+        return f"run of {cond['length']}"
+    return kind
+
+
+def short(cond: Condition) -> str:
+    """A very short label for a condition (board pictures): ``"3R 2B"``, ``"run5"``."""
+    kind = cond["kind"]
+    if kind == "colours":
+        return " ".join(f"{k}{c[0].upper()}" for c, k in cond["need"])
+    if kind == "numbers":
+        return " ".join(f"{k}x{n}" for n, k in cond["need"])
+    if kind == "groups":
+        return "+".join(str(s) for s in cond["sizes"]) + " same"
+    if kind == "sum":
+        return f"sum>={cond['at_least']}"
+    if kind == "red_sum":
+        return f"red>={cond['at_least']}"
+    if kind == "ladder":
+        return "R>B>G"
+    if kind == "run":
+        return f"run{cond['length']}"
+    return kind
+
+
+def keep_toward(cond: Condition, dice: Sequence[Die]) -> list[int]:
+    """Indices of ``dice`` a simple strategy keeps when rolling toward ``cond``.
+
+    Greedy and cheap: keep the dice that already count toward the condition (up to the
+    number needed), reroll the rest.
+    """
+    kind = cond["kind"]
+    keep: list[int] = []
+    if kind == "colours":
+        want = {c: k for c, k in cond["need"]}
+        for i, (_, colour) in enumerate(dice):
+            if want.get(colour, 0) > 0:
+                want[colour] -= 1
+                keep.append(i)
+    elif kind == "numbers":
+        want_n = {n: k for n, k in cond["need"]}
+        for i, (number, _) in enumerate(dice):
+            if want_n.get(number, 0) > 0:
+                want_n[number] -= 1
+                keep.append(i)
+    elif kind == "groups":
+        counts = Counter(number for number, _ in dice)
+        ranked = sorted(counts, key=lambda n: (-counts[n], -n))
+        sizes = sorted(cond["sizes"], reverse=True)
+        want_n = {n: s for n, s in zip(ranked, sizes, strict=False)}
+        for i, (number, _) in enumerate(dice):
+            if want_n.get(number, 0) > 0:
+                want_n[number] -= 1
+                keep.append(i)
+    elif kind == "sum":
+        keep = [i for i, (number, _) in enumerate(dice) if number >= 4]
+    elif kind == "red_sum":
+        keep = [i for i, (number, colour) in enumerate(dice) if colour == "red" and number >= 4]
+    elif kind == "ladder":
+        keep = [
+            i
+            for i, (number, colour) in enumerate(dice)
+            if (colour == "red" and number >= 4) or (colour == "blue" and 2 <= number <= 4)
+        ]
+    elif kind == "run":
+        numbers = {number for number, _ in dice}
+        length = cond["length"]
+        best = max(
+            range(1, 8 - length),
+            key=lambda lo: (sum(1 for n in range(lo, lo + length) if n in numbers), lo),
+        )
+        seen: set[int] = set()
+        for i, (number, _) in enumerate(dice):
+            if best <= number < best + length and number not in seen:
+                seen.add(number)
+                keep.append(i)
+    return keep
+
+
+def shortfall(cond: Condition, dice: Sequence[Die]) -> int:
+    """A rough count of dice still missing toward ``cond`` (0 when met); for bots."""
+    if meets(cond, dice):
+        return 0
+    kind = cond["kind"]
+    if kind in ("colours", "numbers", "groups"):
+        need = sum(k for _, k in cond["need"]) if kind != "groups" else sum(cond["sizes"])
+        return max(1, need - len(keep_toward(cond, dice)))
+    if kind == "run":
+        return max(1, cond["length"] - len(keep_toward(cond, dice)))
+    if kind == "sum":
+        return max(1, (cond["at_least"] - sum(n for n, _ in dice) + 2) // 3)
+    if kind == "red_sum":
+        red = sum(n for n, c in dice if c == "red")
+        return max(1, (cond["at_least"] - red + 3) // 4)
+    return 2
