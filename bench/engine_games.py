@@ -33,7 +33,9 @@ def measure(game_name: str, bots: list[str], games: int, progress: Progress) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", default="carcassonne")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seats", type=int, default=2)

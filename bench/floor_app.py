@@ -20,7 +20,7 @@ def create_app() -> Flask:
     client = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True)
 
     @app.post("/floor/<key>")
-    def floor(key: str):  # noqa: ANN202
+    def floor(key: str):
         name = f"floor:{{{key}}}:game"
         with client.pipeline() as pipe:
             while True:

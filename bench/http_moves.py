@@ -34,13 +34,25 @@ from tests.conftest import free_port, redis_server_binary, wait_until  # noqa: E
 
 
 def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def gunicorn(app: str, port: int, env: dict[str, str]) -> subprocess.Popen:
     return start(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null", app],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--access-logfile",
+            "/dev/null",
+            app,
+        ],
         env,
     )
 
@@ -49,19 +61,25 @@ def play_moves(base: str, game: str, seats: int, stop: float, latencies: list[fl
     session = requests.Session()
     moves = 0
     while time.monotonic() < stop:
-        created = session.post(f"{base}/v1/games", json={"game": game, "seats": [{"kind": "human"}] * seats}).json()
+        created = session.post(
+            f"{base}/v1/games", json={"game": game, "seats": [{"kind": "human"}] * seats}
+        ).json()
         gid = created["id"]
         tokens = [
-            session.post(f"{base}/v1/games/{gid}/seats/{s}/join", json={}).json()["seat_token"] for s in range(seats)
+            session.post(f"{base}/v1/games/{gid}/seats/{s}/join", json={}).json()["seat_token"]
+            for s in range(seats)
         ]
         version, to_act = 0, session.get(f"{base}/v1/games/{gid}").json()["to_act"]
         while to_act and time.monotonic() < stop:
             seat = int(next(iter(to_act)))
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
             t0 = time.perf_counter()
-            legal = session.get(f"{base}/v1/games/{gid}/legal-actions", headers=auth).json()["actions"]
+            legal = session.get(f"{base}/v1/games/{gid}/legal-actions", headers=auth).json()[
+                "actions"
+            ]
             reply = session.post(
-                f"{base}/v1/games/{gid}/actions", json={"action": legal[0]["action"]},
+                f"{base}/v1/games/{gid}/actions",
+                json={"action": legal[0]["action"]},
                 headers={**auth, "If-Match": f'"{version}"'},
             )
             latencies.append(time.perf_counter() - t0)
@@ -83,7 +101,9 @@ def hit_floor(base: str, key: str, stop: float, latencies: list[float]) -> int:
     return count
 
 
-def run_threads(n: int, seconds: float, target, progress: Progress, label: str) -> tuple[int, list[float]]:  # noqa: ANN001
+def run_threads(
+    n: int, seconds: float, target, progress: Progress, label: str
+) -> tuple[int, list[float]]:
     stop = time.monotonic() + seconds
     latencies: list[float] = []
     totals = [0] * n
@@ -106,7 +126,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", default="carcassonne")
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=15)
@@ -115,7 +137,10 @@ def main() -> None:
     console = Console()
     port = free_port()
     workdir = tempfile.mkdtemp()
-    redis_proc = start([redis_server_binary(), "--port", str(port), "--save", "", "--dir", workdir], dict(os.environ))
+    redis_proc = start(
+        [redis_server_binary(), "--port", str(port), "--save", "", "--dir", workdir],
+        dict(os.environ),
+    )
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
     wait_until(client.ping, 10, "redis")
@@ -127,28 +152,55 @@ def main() -> None:
         wait_until(lambda: requests.get(f"{api}/v1/health", timeout=1).ok, 30, "api")
         with Progress(console=console) as progress:
             moves, move_lat = run_threads(
-                args.clients, args.seconds,
-                lambda i, stop, lat: play_moves(api, args.game, args.seats, stop, lat), progress, "API moves",
+                args.clients,
+                args.seconds,
+                lambda i, stop, lat: play_moves(api, args.game, args.seats, stop, lat),
+                progress,
+                "API moves",
             )
             sizes = [client.hstrlen(k, "state") for k in client.scan_iter("dh:*:game", count=1000)]
             blob = int(statistics.mean(sizes)) if sizes else 4000
-            procs.append(gunicorn("bench.floor_app:create_app()", floor_port, {**env, "FLOOR_BLOB_SIZE": str(blob)}))
+            procs.append(
+                gunicorn(
+                    "bench.floor_app:create_app()",
+                    floor_port,
+                    {**env, "FLOOR_BLOB_SIZE": str(blob)},
+                )
+            )
             floor = f"http://127.0.0.1:{floor_port}"
             wait_until(lambda: requests.post(f"{floor}/floor/warm", timeout=1).ok, 30, "floor")
             floors, floor_lat = run_threads(
-                args.clients, args.seconds,
-                lambda i, stop, lat: hit_floor(floor, f"k{i}", stop, lat), progress, "floor CAS",
+                args.clients,
+                args.seconds,
+                lambda i, stop, lat: hit_floor(floor, f"k{i}", stop, lat),
+                progress,
+                "floor CAS",
             )
     finally:
         for proc in procs:
             proc.terminate()
     move_rate, floor_rate = moves / args.seconds, floors / args.seconds
-    table = Table(title=f"HTTP: {args.game}, {args.clients} clients, {args.seconds:.0f} s each, state ~{blob} B")
+    table = Table(
+        title=(
+            f"HTTP: {args.game}, {args.clients} clients, "
+            f"{args.seconds:.0f} s each, state ~{blob} B"
+        )
+    )
     for column in ("what", "per second", "p50 ms", "p99 ms"):
         table.add_column(column, justify="right")
-    table.add_row("moves (GET legal + POST action)", f"{move_rate:,.1f}", f"{pct(move_lat, 50):.1f}", f"{pct(move_lat, 99):.1f}")
+    table.add_row(
+        "moves (GET legal + POST action)",
+        f"{move_rate:,.1f}",
+        f"{pct(move_lat, 50):.1f}",
+        f"{pct(move_lat, 99):.1f}",
+    )
     table.add_row("move requests", f"{2 * move_rate:,.1f}", "", "")
-    table.add_row("floor CAS requests", f"{floor_rate:,.1f}", f"{pct(floor_lat, 50):.1f}", f"{pct(floor_lat, 99):.1f}")
+    table.add_row(
+        "floor CAS requests",
+        f"{floor_rate:,.1f}",
+        f"{pct(floor_lat, 50):.1f}",
+        f"{pct(floor_lat, 99):.1f}",
+    )
     console.print(table)
     console.print(
         f"moves/s vs floor ops/s: {move_rate / floor_rate:.2f}; "

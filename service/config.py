@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 class Settings:
     """What the app and the workers need to know about their surroundings."""
 
-    redis_url: str = field(default_factory=lambda: os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    redis_url: str = field(
+        default_factory=lambda: os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
     queue_name: str = field(default_factory=lambda: os.environ.get("DICEHALL_QUEUE", "dicehall"))
     key_prefix: str = field(default_factory=lambda: os.environ.get("DICEHALL_PREFIX", "dh"))
     idempotency_ttl: int = 24 * 3600

@@ -6,9 +6,9 @@ from flask import current_app, request
 
 from service.games import GameService
 from service.problems import Problem
+from service.redis_conn import get_redis
 from service.runtime import bot_scheduler
 from service.store import GameStore
-from service.redis_conn import get_redis
 
 
 def game_service() -> GameService:
@@ -17,7 +17,9 @@ def game_service() -> GameService:
     if "dicehall.scheduler" not in current_app.extensions:
         current_app.extensions["dicehall.scheduler"] = bot_scheduler(settings)
     store = GameStore(get_redis(), settings.key_prefix)
-    return GameService(store, current_app.extensions["dicehall.scheduler"], settings.idempotency_ttl)
+    return GameService(
+        store, current_app.extensions["dicehall.scheduler"], settings.idempotency_ttl
+    )
 
 
 def bearer_token() -> str | None:

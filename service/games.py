@@ -174,7 +174,9 @@ class GameService:
                     raise Problem(
                         422, "unknown_bot", f"seat {n}: {game.title} has no bot {bot!r} ({known})"
                     )
-                seat_records.append(SeatRecord("bot", seat.get("name") or f"{bot}-{n}", bot, None, True))
+                seat_records.append(
+                    SeatRecord("bot", seat.get("name") or f"{bot}-{n}", bot, None, True)
+                )
             else:
                 seat_records.append(SeatRecord("human", seat.get("name") or f"seat-{n}"))
         secret = seed if seed is not None else dice_mod.new_seed()
@@ -201,8 +203,13 @@ class GameService:
             record.status = GameStatus.ACTIVE
             events.append(self._started_event(game, state))
         setup_entry = {
-            "n": 0, "version": 0, "seat": None, "action": {"type": "setup"}, "sealed": False,
-            "draws": setup_draws, "at": record.created_at,
+            "n": 0,
+            "version": 0,
+            "seat": None,
+            "action": {"type": "setup"},
+            "sealed": False,
+            "draws": setup_draws,
+            "at": record.created_at,
         }
         self.store.create(record, events, [setup_entry])
         if record.status is GameStatus.ACTIVE:
@@ -226,7 +233,9 @@ class GameService:
             if record is None:
                 raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
             if not 0 <= seat < len(record.seats):
-                raise Problem(404, "seat_not_found", f"game {game_id} has seats 0 to {len(record.seats) - 1}")
+                raise Problem(
+                    404, "seat_not_found", f"game {game_id} has seats 0 to {len(record.seats) - 1}"
+                )
             info = record.seats[seat]
             if info.kind != "human":
                 raise Problem(409, "seat_not_human", f"seat {seat} is played by the {info.bot} bot")
@@ -235,7 +244,9 @@ class GameService:
             info.joined, info.token_digest = True, tokens.digest(token)
             if name:
                 info.name = name
-            events: list[dict[str, Any]] = [{"type": "seat_joined", "seat": seat, "name": info.name}]
+            events: list[dict[str, Any]] = [
+                {"type": "seat_joined", "seat": seat, "name": info.name}
+            ]
             if all(s.joined for s in record.seats):
                 record.status = GameStatus.ACTIVE
                 game = get_game(record.game)
@@ -271,7 +282,9 @@ class GameService:
         illegal_action (the game is unchanged).
         """
         game_key = self.store.key_for(game_id, "game")
-        idem_key = self.store.idempotency_key(game_id, seat, idempotency_key) if idempotency_key else None
+        idem_key = (
+            self.store.idempotency_key(game_id, seat, idempotency_key) if idempotency_key else None
+        )
         watched = [game_key] + ([idem_key] if idem_key else [])
         committed: dict[str, Any] = {}
 
@@ -284,7 +297,9 @@ class GameService:
             if record is None:
                 raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
             if record.status is GameStatus.WAITING:
-                raise Problem(409, "game_not_started", "the game starts when every human seat has joined")
+                raise Problem(
+                    409, "game_not_started", "the game starts when every human seat has joined"
+                )
             if record.status is GameStatus.OVER:
                 raise Problem(409, "game_over", "the game is over")
             if if_match is not None and if_match != record.version:
@@ -325,7 +340,11 @@ class GameService:
                 "version": record.version,
                 "seat": seat,
                 "events": [e for e in events if visible(e, seat)],
-                **{k: v for k, v in self.observe(record, seat).items() if k not in ("version", "seat", "game_id")},
+                **{
+                    k: v
+                    for k, v in self.observe(record, seat).items()
+                    if k not in ("version", "seat", "game_id")
+                },
             }
             committed["record"] = record
             committed["to_act"] = game.to_act(state) if result is None else {}
@@ -359,8 +378,13 @@ class GameService:
         state: Any,
     ) -> list[dict[str, Any]]:
         entries: list[dict[str, Any]] = [
-            {"type": "action", "version": record.version, "seat": seat,
-             "action": None if sealed else action, "sealed": sealed}
+            {
+                "type": "action",
+                "version": record.version,
+                "seat": seat,
+                "action": None if sealed else action,
+                "sealed": sealed,
+            }
         ]
         for event in events:
             item = {"type": "game_event", "version": record.version, "event": event}
@@ -368,11 +392,22 @@ class GameService:
                 item["to"] = event["to"]
             entries.append(item)
         if record.status is GameStatus.OVER:
-            entries.append({"type": "game_over", "version": record.version,
-                            "result": record.result, "seed": record.seed})
+            entries.append(
+                {
+                    "type": "game_over",
+                    "version": record.version,
+                    "result": record.result,
+                    "seed": record.seed,
+                }
+            )
         else:
-            entries.append({"type": "to_act", "version": record.version,
-                            "to_act": {str(s): p.to_json() for s, p in game.to_act(state).items()}})
+            entries.append(
+                {
+                    "type": "to_act",
+                    "version": record.version,
+                    "to_act": {str(s): p.to_json() for s, p in game.to_act(state).items()},
+                }
+            )
         return entries
 
     def _schedule(self, record: GameRecord, to_act: Mapping[int, Any]) -> None:
@@ -385,4 +420,3 @@ def visible(event: Mapping[str, Any], seat: int | None) -> bool:
     """Whether a game event (or stream entry) may be shown to ``seat`` (None: spectator)."""
     to = event.get("to")
     return to is None or (seat is not None and seat in to)
-

@@ -40,8 +40,12 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:
             answer = service.act(
-                game_id, seat, action, if_match=version,
-                idempotency_key=f"bot-{version}", skip_bot_seat=seat,
+                game_id,
+                seat,
+                action,
+                if_match=version,
+                idempotency_key=f"bot-{version}",
+                skip_bot_seat=seat,
             )
         except Problem as problem:
             if problem.code == "version_mismatch":

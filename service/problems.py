@@ -94,9 +94,7 @@ def code_for_status(status: int) -> str:
 
 def problem_response(problem: Problem) -> Response:
     """The Flask response of a problem."""
-    response = Response(
-        json.dumps(problem.body()), status=problem.status, mimetype=CONTENT_TYPE
-    )
+    response = Response(json.dumps(problem.body()), status=problem.status, mimetype=CONTENT_TYPE)
     for name, value in problem.headers.items():
         response.headers[name] = value
     return response

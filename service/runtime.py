@@ -23,15 +23,20 @@ def queue_for(settings: Settings) -> Queue:
     return Queue(settings.queue_name, connection=_clients(settings.redis_url)[1])
 
 
-def bot_scheduler(settings: Settings):  # noqa: ANN201 - a BotScheduler
+def bot_scheduler(settings: Settings):
     """Enqueue one ``play_bot`` job per bot seat that owes a decision."""
     queue = queue_for(settings)
 
     def schedule(game_id: str, version: int, seats: list[int]) -> None:
         for seat in seats:
             queue.enqueue(
-                "service.jobs.play_bot", game_id, seat, version,
-                job_timeout=300, result_ttl=60, failure_ttl=7 * 24 * 3600,
+                "service.jobs.play_bot",
+                game_id,
+                seat,
+                version,
+                job_timeout=300,
+                result_ttl=60,
+                failure_ttl=7 * 24 * 3600,
             )
 
     return schedule

@@ -35,7 +35,9 @@ class GameInfoSchema(Schema):
     bots = fields.List(fields.String(), required=True)
     options_schema = fields.Dict(required=True, metadata={"description": "JSON Schema of options"})
     options_example = fields.Dict(required=True)
-    rules = fields.String(metadata={"description": "the project's rules page: rulings and designed data"})
+    rules = fields.String(
+        metadata={"description": "the project's rules page: rulings and designed data"}
+    )
 
 
 class SeatSpecSchema(Schema):
@@ -90,7 +92,9 @@ class GameSchema(Schema):
     to_act = fields.Dict(keys=fields.String(), values=fields.Nested(PromptSchema), required=True)
     result = fields.Dict(allow_none=True)
     commitment = fields.String(required=True, metadata={"description": "sha256 of the seed"})
-    seed = fields.String(allow_none=True, metadata={"description": "revealed when the game is over"})
+    seed = fields.String(
+        allow_none=True, metadata={"description": "revealed when the game is over"}
+    )
     created_at = fields.Float(required=True)
 
 
@@ -122,7 +126,9 @@ class ViewSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True, required=True)
     status = fields.String(required=True)
-    view = fields.Dict(required=True, metadata={"description": "the game's own view; see the rules page"})
+    view = fields.Dict(
+        required=True, metadata={"description": "the game's own view; see the rules page"}
+    )
     to_act = fields.Dict(keys=fields.String(), values=fields.Nested(PromptSchema), required=True)
     result = fields.Dict(allow_none=True)
 

@@ -45,13 +45,13 @@ def redis_server_binary() -> str:
         return found
 
 
-def wait_until(check, timeout: float, what: str) -> None:  # noqa: ANN001
+def wait_until(check, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             if check():
                 return
-        except Exception:  # noqa: BLE001 - still starting
+        except Exception:
             pass
         time.sleep(0.05)
     raise RuntimeError(f"{what} did not come up within {timeout} s")
@@ -63,8 +63,19 @@ def redis_url() -> Iterator[str]:
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="dicehall-redis-")
     proc = subprocess.Popen(
-        [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", workdir],
+        [
+            redis_server_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            workdir,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
@@ -87,7 +98,7 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
 
 
 @pytest.fixture()
-def app(redis_client: redis.Redis):  # noqa: ANN201
+def app(redis_client: redis.Redis):
     from service.app import create_app
     from service.config import Settings
 
@@ -96,7 +107,7 @@ def app(redis_client: redis.Redis):  # noqa: ANN201
 
 
 @pytest.fixture()
-def client(app):  # noqa: ANN001, ANN201
+def client(app):
     return app.test_client()
 
 
@@ -111,10 +122,22 @@ def _child_env(redis_url: str) -> dict[str, str]:
 def live_server(redis_url: str) -> Iterator[str]:
     """The API under a real gunicorn (gthread workers) on a free port; yields its base URL."""
     port = free_port()
-    logfile = tempfile.NamedTemporaryFile(prefix="dicehall-gunicorn-", suffix=".log", delete=False)
+    logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it for the session
+        prefix="dicehall-gunicorn-", suffix=".log", delete=False
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "service.app:create_app()"],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "service.app:create_app()",
+        ],
         cwd=ROOT,
         env=_child_env(redis_url),
         stdout=subprocess.DEVNULL,

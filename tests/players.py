@@ -14,7 +14,9 @@ class Player:
     def __init__(self, base: str, game_id: str, seat: int, name: str = "") -> None:
         self.base, self.game_id, self.seat = base, game_id, seat
         reply = requests.post(
-            f"{base}/v1/games/{game_id}/seats/{seat}/join", json={"name": name or f"p{seat}"}, timeout=10
+            f"{base}/v1/games/{game_id}/seats/{seat}/join",
+            json={"name": name or f"p{seat}"},
+            timeout=10,
         )
         assert reply.status_code == 201, reply.text
         self.token = reply.json()["seat_token"]
@@ -25,7 +27,10 @@ class Player:
 
     def get(self, part: str, **params: Any) -> dict[str, Any]:
         reply = requests.get(
-            f"{self.base}/v1/games/{self.game_id}/{part}", headers=self.headers, params=params, timeout=40
+            f"{self.base}/v1/games/{self.game_id}/{part}",
+            headers=self.headers,
+            params=params,
+            timeout=40,
         )
         assert reply.ok, reply.text
         return reply.json()
@@ -46,12 +51,14 @@ class Player:
 
 
 def create(base: str, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    reply = requests.post(f"{base}/v1/games", json={"game": game, "seats": seats, **extra}, timeout=10)
+    reply = requests.post(
+        f"{base}/v1/games", json={"game": game, "seats": seats, **extra}, timeout=10
+    )
     assert reply.status_code == 201, reply.text
     return reply.json()
 
 
-def wait_for(base: str, game_id: str, predicate, timeout: float = 120.0) -> dict[str, Any]:  # noqa: ANN001
+def wait_for(base: str, game_id: str, predicate, timeout: float = 120.0) -> dict[str, Any]:
     """Poll the game's summary until ``predicate(summary)``; fails after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     cursor = "0"
@@ -66,14 +73,17 @@ def wait_for(base: str, game_id: str, predicate, timeout: float = 120.0) -> dict
     raise AssertionError(f"game {game_id} did not reach the expected state in {timeout} s")
 
 
-def play_until_over(base: str, players: list[Player], choose=None, timeout: float = 300.0) -> dict[str, Any]:  # noqa: ANN001
+def play_until_over(
+    base: str, players: list[Player], choose=None, timeout: float = 300.0
+) -> dict[str, Any]:
     """Humans act (first legal action, or ``choose``) whenever they owe a decision; bots play
     in the workers. Returns the final summary."""
     deadline = time.monotonic() + timeout
     by_seat = {p.seat: p for p in players}
     while time.monotonic() < deadline:
         summary = wait_for(
-            base, players[0].game_id,
+            base,
+            players[0].game_id,
             lambda s: s["status"] == "over" or any(int(k) in by_seat for k in s["to_act"]),
             timeout=max(1.0, deadline - time.monotonic()),
         )

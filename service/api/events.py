@@ -33,7 +33,7 @@ def _read(
         if batch:
             cursor = batch[-1][0]
         shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
-        if shown or not batch and block is None or time.monotonic() >= deadline:
+        if shown or (not batch and block is None) or time.monotonic() >= deadline:
             return shown, cursor
 
 
@@ -43,10 +43,19 @@ class Events(MethodView):
 
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(
-        200, EventsSchema,
-        example={"events": [{"id": "1795000000000-0", "type": "to_act", "version": 3,
-                             "to_act": {"1": {"kind": "build", "sealed": False, "text": ""}}}],
-                 "cursor": "1795000000000-0"},
+        200,
+        EventsSchema,
+        example={
+            "events": [
+                {
+                    "id": "1795000000000-0",
+                    "type": "to_act",
+                    "version": 3,
+                    "to_act": {"1": {"kind": "build", "sealed": False, "text": ""}},
+                }
+            ],
+            "cursor": "1795000000000-0",
+        },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
     @blp.doc(security=OPTIONAL_BEARER)
@@ -85,7 +94,8 @@ class EventStream(MethodView):
                 if not events:
                     yield ": heartbeat\n\n"
                 for event in events:
-                    yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+                    data = json.dumps(event)
+                    yield f"id: {event['id']}\nevent: {event['type']}\ndata: {data}\n\n"
                     if event["type"] == "game_over":
                         return
                 if once:

@@ -48,7 +48,10 @@ class Games(MethodView):
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first"""
         service = game_service()
-        records = [service.store.load(gid) for gid in service.store.game_ids(query["offset"], query["limit"])]
+        records = [
+            service.store.load(gid)
+            for gid in service.store.game_ids(query["offset"], query["limit"])
+        ]
         return {"games": [service.summary(r) for r in records if r is not None]}
 
     @blp.arguments(
@@ -60,11 +63,19 @@ class Games(MethodView):
         },
     )
     @blp.response(201, CreatedGameSchema, example={**_GAME_EXAMPLE, "creator_token": "creator_abc"})
-    @problems(blp, (400, "invalid_json"), (404, "unknown_game"), (422, "invalid_options"), (422, "validation_failed"))
+    @problems(
+        blp,
+        (400, "invalid_json"),
+        (404, "unknown_game"),
+        (422, "invalid_options"),
+        (422, "validation_failed"),
+    )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game with human and bot seats"""
         service = game_service()
-        record, creator_token = service.create(body["game"], body["seats"], body["options"], body.get("seed"))
+        record, creator_token = service.create(
+            body["game"], body["seats"], body["options"], body.get("seed")
+        )
         return {**service.summary(record), "creator_token": creator_token}
 
 
@@ -86,11 +97,28 @@ class Join(MethodView):
 
     @blp.arguments(JoinSchema, example={"name": "ann"})
     @blp.response(
-        201, JoinedSchema,
-        example={"game_id": "3f2a9c0d1b7e4a55", "seat": 0, "seat_token": "seat_xyz", "status": "active"},
+        201,
+        JoinedSchema,
+        example={
+            "game_id": "3f2a9c0d1b7e4a55",
+            "seat": 0,
+            "seat_token": "seat_xyz",
+            "status": "active",
+        },
     )
-    @problems(blp, (404, "game_not_found"), (404, "seat_not_found"), (409, "seat_taken"), (409, "seat_not_human"))
+    @problems(
+        blp,
+        (404, "game_not_found"),
+        (404, "seat_not_found"),
+        (409, "seat_taken"),
+        (409, "seat_not_human"),
+    )
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Join a human seat; the answer holds the seat's token (shown once)"""
         record, token = game_service().join(game_id, seat, body.get("name"))
-        return {"game_id": game_id, "seat": seat, "seat_token": token, "status": record.status.value}
+        return {
+            "game_id": game_id,
+            "seat": seat,
+            "seat_token": token,
+            "status": record.status.value,
+        }

@@ -65,9 +65,14 @@ class LegalActions(MethodView):
     """The caller's legal actions."""
 
     @blp.response(
-        200, LegalActionsSchema,
-        example={"game_id": "3f2a9c0d1b7e4a55", "version": 7, "seat": 0,
-                 "actions": [{"action": {"type": "reroll"}, "text": "re-roll 4 dice"}]},
+        200,
+        LegalActionsSchema,
+        example={
+            "game_id": "3f2a9c0d1b7e4a55",
+            "version": 7,
+            "seat": 0,
+            "actions": [{"action": {"type": "reroll"}, "text": "re-roll 4 dice"}],
+        },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
     @blp.doc(security=BEARER)
@@ -88,9 +93,15 @@ class Actions(MethodView):
     @blp.response(200, MoveResultSchema, example={**_VIEW_EXAMPLE, "version": 8, "events": []})
     @problems(
         blp,
-        (400, "invalid_json"), (400, "invalid_if_match"), (401, "unauthorized"),
-        (404, "game_not_found"), (409, "game_not_started"), (409, "game_over"),
-        (412, "version_mismatch"), (422, "illegal_action"), (422, "validation_failed"),
+        (400, "invalid_json"),
+        (400, "invalid_if_match"),
+        (401, "unauthorized"),
+        (404, "game_not_found"),
+        (409, "game_not_started"),
+        (409, "game_over"),
+        (412, "version_mismatch"),
+        (422, "illegal_action"),
+        (422, "validation_failed"),
     )
     @blp.doc(security=BEARER)
     def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -107,11 +118,21 @@ class Log(MethodView):
     """The action log."""
 
     @blp.response(
-        200, LogSchema,
-        example={"game_id": "3f2a9c0d1b7e4a55", "game": "carcassonne", "seats": 2, "options": {},
-                 "status": "active", "version": 1, "commitment": "9c11...", "seed": None,
-                 "entries": [{"n": 0, "version": 0, "seat": None, "action": {"type": "setup"},
-                              "sealed": False}]},
+        200,
+        LogSchema,
+        example={
+            "game_id": "3f2a9c0d1b7e4a55",
+            "game": "carcassonne",
+            "seats": 2,
+            "options": {},
+            "status": "active",
+            "version": 1,
+            "commitment": "9c11...",
+            "seed": None,
+            "entries": [
+                {"n": 0, "version": 0, "seat": None, "action": {"type": "setup"}, "sealed": False}
+            ],
+        },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
     @blp.doc(security=OPTIONAL_BEARER)

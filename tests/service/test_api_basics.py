@@ -9,7 +9,7 @@ import pytest
 from engine.dice import commitment
 
 
-def create_toy(client, humans: int = 2, seed: str | None = "toy-seed"):  # noqa: ANN001, ANN201
+def create_toy(client, humans: int = 2, seed: str | None = "toy-seed"):
     body = {"game": "toy", "seats": [{"kind": "human", "name": f"p{n}"} for n in range(humans)]}
     if seed is not None:
         body["seed"] = seed
@@ -18,10 +18,12 @@ def create_toy(client, humans: int = 2, seed: str | None = "toy-seed"):  # noqa:
     return response.get_json()
 
 
-def join_all(client, game) -> list[str]:  # noqa: ANN001
+def join_all(client, game) -> list[str]:
     tokens = []
     for seat in range(len(game["seats"])):
-        response = client.post(f"/v1/games/{game['id']}/seats/{seat}/join", json={"name": f"p{seat}"})
+        response = client.post(
+            f"/v1/games/{game['id']}/seats/{seat}/join", json={"name": f"p{seat}"}
+        )
         assert response.status_code == 201
         tokens.append(response.get_json()["seat_token"])
     return tokens
@@ -58,7 +60,9 @@ def test_sealed_action_hidden_from_other_seat_spectator_and_log(client):
     game = create_toy(client)
     t0, t1 = join_all(client, game)
     gid = game["id"]
-    answer = client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 3}}, headers=auth(t0))
+    answer = client.post(
+        f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 3}}, headers=auth(t0)
+    )
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["view"]["bids"][0] == {"decided": True, "card": 3}
     for headers in (auth(t1), {}):
@@ -72,15 +76,19 @@ def test_sealed_action_hidden_from_other_seat_spectator_and_log(client):
     assert own["entries"][1]["action"] == {"type": "bid", "card": 3}
 
 
-def play_toy_to_end(client, gid: str, tokens: list[str]) -> None:  # noqa: ANN001
+def play_toy_to_end(client, gid: str, tokens: list[str]) -> None:
     while True:
         summary = client.get(f"/v1/games/{gid}").get_json()
         if summary["status"] == "over":
             return
         for seat in map(int, summary["to_act"]):
-            legal = client.get(f"/v1/games/{gid}/legal-actions", headers=auth(tokens[seat])).get_json()
+            legal = client.get(
+                f"/v1/games/{gid}/legal-actions", headers=auth(tokens[seat])
+            ).get_json()
             action = legal["actions"][0]["action"]
-            reply = client.post(f"/v1/games/{gid}/actions", json={"action": action}, headers=auth(tokens[seat]))
+            reply = client.post(
+                f"/v1/games/{gid}/actions", json={"action": action}, headers=auth(tokens[seat])
+            )
             assert reply.status_code == 200, reply.get_json()
 
 
@@ -100,18 +108,57 @@ def test_seed_revealed_only_at_the_end_and_verifies(client):
 
 
 BAD_REQUESTS = [
-    ("bad_json", "POST", "/v1/games", {"data": "{not json", "content_type": "application/json"}, 400, "invalid_json"),
-    ("wrong_types", "POST", "/v1/games", {"json": {"game": 5, "seats": "x"}}, 422, "validation_failed"),
-    ("unknown_game", "POST", "/v1/games", {"json": {"game": "chess", "seats": [{"kind": "human"}]}}, 404, "unknown_game"),
-    ("too_many_seats", "POST", "/v1/games", {"json": {"game": "toy", "seats": [{"kind": "human"}] * 6}}, 422, "invalid_options"),
-    ("unknown_bot", "POST", "/v1/games", {"json": {"game": "toy", "seats": [{"kind": "bot", "bot": "x"}] * 2}}, 422, "unknown_bot"),
+    (
+        "bad_json",
+        "POST",
+        "/v1/games",
+        {"data": "{not json", "content_type": "application/json"},
+        400,
+        "invalid_json",
+    ),
+    (
+        "wrong_types",
+        "POST",
+        "/v1/games",
+        {"json": {"game": 5, "seats": "x"}},
+        422,
+        "validation_failed",
+    ),
+    (
+        "unknown_game",
+        "POST",
+        "/v1/games",
+        {"json": {"game": "chess", "seats": [{"kind": "human"}]}},
+        404,
+        "unknown_game",
+    ),
+    (
+        "too_many_seats",
+        "POST",
+        "/v1/games",
+        {"json": {"game": "toy", "seats": [{"kind": "human"}] * 6}},
+        422,
+        "invalid_options",
+    ),
+    (
+        "unknown_bot",
+        "POST",
+        "/v1/games",
+        {"json": {"game": "toy", "seats": [{"kind": "bot", "bot": "x"}] * 2}},
+        422,
+        "unknown_bot",
+    ),
     ("unknown_game_id", "GET", "/v1/games/nope/view", {}, 404, "game_not_found"),
     ("unknown_catalogue", "GET", "/v1/catalogue/chess", {}, 404, "unknown_game"),
     ("no_route", "GET", "/v1/nothing", {}, 404, "not_found"),
 ]
 
 
-@pytest.mark.parametrize(("name", "method", "path", "kwargs", "status", "code"), BAD_REQUESTS, ids=[c[0] for c in BAD_REQUESTS])
+@pytest.mark.parametrize(
+    ("name", "method", "path", "kwargs", "status", "code"),
+    BAD_REQUESTS,
+    ids=[c[0] for c in BAD_REQUESTS],
+)
 def test_bad_requests_get_problems(client, name, method, path, kwargs, status, code):
     response = client.open(path, method=method, **kwargs)
     assert response.status_code == status
@@ -120,17 +167,58 @@ def test_bad_requests_get_problems(client, name, method, path, kwargs, status, c
     assert body["code"] == code and body["status"] == status and body["detail"]
 
 
-def bad_moves(tokens: list[str]):  # noqa: ANN201
+def bad_moves(tokens: list[str]):
     return [
-        ("bad_json", {"data": "{", "content_type": "application/json", "headers": auth(tokens[0])}, 400, "invalid_json"),
+        (
+            "bad_json",
+            {"data": "{", "content_type": "application/json", "headers": auth(tokens[0])},
+            400,
+            "invalid_json",
+        ),
         ("no_action", {"json": {}, "headers": auth(tokens[0])}, 422, "validation_failed"),
-        ("action_not_object", {"json": {"action": 3}, "headers": auth(tokens[0])}, 422, "validation_failed"),
-        ("illegal", {"json": {"action": {"type": "bid", "card": 9}}, "headers": auth(tokens[0])}, 422, "illegal_action"),
-        ("unknown_type", {"json": {"action": {"type": "fold"}}, "headers": auth(tokens[0])}, 422, "illegal_action"),
+        (
+            "action_not_object",
+            {"json": {"action": 3}, "headers": auth(tokens[0])},
+            422,
+            "validation_failed",
+        ),
+        (
+            "illegal",
+            {"json": {"action": {"type": "bid", "card": 9}}, "headers": auth(tokens[0])},
+            422,
+            "illegal_action",
+        ),
+        (
+            "unknown_type",
+            {"json": {"action": {"type": "fold"}}, "headers": auth(tokens[0])},
+            422,
+            "illegal_action",
+        ),
         ("no_token", {"json": {"action": {"type": "bid", "card": 1}}}, 401, "unauthorized"),
-        ("wrong_token", {"json": {"action": {"type": "bid", "card": 1}}, "headers": auth("seat_nope")}, 401, "unauthorized"),
-        ("bad_if_match", {"json": {"action": {"type": "bid", "card": 1}}, "headers": {**auth(tokens[0]), "If-Match": "abc"}}, 400, "invalid_if_match"),
-        ("stale", {"json": {"action": {"type": "bid", "card": 1}}, "headers": {**auth(tokens[0]), "If-Match": '"5"'}}, 412, "version_mismatch"),
+        (
+            "wrong_token",
+            {"json": {"action": {"type": "bid", "card": 1}}, "headers": auth("seat_nope")},
+            401,
+            "unauthorized",
+        ),
+        (
+            "bad_if_match",
+            {
+                "json": {"action": {"type": "bid", "card": 1}},
+                "headers": {**auth(tokens[0]), "If-Match": "abc"},
+            },
+            400,
+            "invalid_if_match",
+        ),
+        (
+            "stale",
+            {
+                "json": {"action": {"type": "bid", "card": 1}},
+                "headers": {**auth(tokens[0]), "If-Match": '"5"'},
+            },
+            412,
+            "version_mismatch",
+        ),
     ]
 
 
@@ -138,11 +226,21 @@ def test_bad_moves_get_problems_and_leave_the_game_unchanged(client):
     game = create_toy(client)
     tokens = join_all(client, game)
     gid = game["id"]
-    client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 1}}, headers=auth(tokens[1]))
+    client.post(
+        f"/v1/games/{gid}/actions",
+        json={"action": {"type": "bid", "card": 1}},
+        headers=auth(tokens[1]),
+    )
     before = client.get(f"/v1/games/{gid}/view", headers=auth(tokens[0])).get_json()
     log_before = client.get(f"/v1/games/{gid}/log").get_json()
-    for name, kwargs, status, code in bad_moves(tokens) + [
-        ("out_of_turn", {"json": {"action": {"type": "bid", "card": 2}}, "headers": auth(tokens[1])}, 422, "illegal_action"),
+    for name, kwargs, status, code in [
+        *bad_moves(tokens),
+        (
+            "out_of_turn",
+            {"json": {"action": {"type": "bid", "card": 2}}, "headers": auth(tokens[1])},
+            422,
+            "illegal_action",
+        ),
     ]:
         response = client.post(f"/v1/games/{gid}/actions", **kwargs)
         assert (response.status_code, response.get_json()["code"]) == (status, code), name
@@ -154,8 +252,16 @@ def test_bad_moves_get_problems_and_leave_the_game_unchanged(client):
 def test_out_of_turn_names_the_rule(client):
     game = create_toy(client)
     tokens = join_all(client, game)
-    client.post(f"/v1/games/{game['id']}/actions", json={"action": {"type": "bid", "card": 1}}, headers=auth(tokens[1]))
-    body = client.post(f"/v1/games/{game['id']}/actions", json={"action": {"type": "bid", "card": 2}}, headers=auth(tokens[1])).get_json()
+    client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": {"type": "bid", "card": 1}},
+        headers=auth(tokens[1]),
+    )
+    body = client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": {"type": "bid", "card": 2}},
+        headers=auth(tokens[1]),
+    ).get_json()
     assert body["rule"] == "not_your_turn" and "owes no decision" in body["detail"]
 
 
@@ -163,7 +269,8 @@ def test_stale_version_answers_with_the_current_view(client):
     game = create_toy(client)
     tokens = join_all(client, game)
     response = client.post(
-        f"/v1/games/{game['id']}/actions", json={"action": {"type": "bid", "card": 1}},
+        f"/v1/games/{game['id']}/actions",
+        json={"action": {"type": "bid", "card": 1}},
         headers={**auth(tokens[0]), "If-Match": '"3"'},
     )
     assert response.status_code == 412
@@ -175,8 +282,12 @@ def test_idempotency_key_retry_returns_first_answer_and_one_move(client):
     tokens = join_all(client, game)
     gid = game["id"]
     headers = {**auth(tokens[0]), "Idempotency-Key": "k-1"}
-    first = client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 2}}, headers=headers)
-    again = client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 2}}, headers=headers)
+    first = client.post(
+        f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 2}}, headers=headers
+    )
+    again = client.post(
+        f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 2}}, headers=headers
+    )
     assert first.status_code == again.status_code == 200
     assert first.get_json() == again.get_json()
     assert len(client.get(f"/v1/games/{gid}/log").get_json()["entries"]) == 2

@@ -12,17 +12,22 @@ from pathlib import Path
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
 
-from schemathesis.checks import not_a_server_error
 from tests.players import Player, create
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 @pytest.fixture(scope="module")
@@ -38,16 +43,22 @@ OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
 
 
 @pytest.mark.parametrize("operation", OPERATIONS, ids=[op.label for op in OPERATIONS])
-def test_api_honours_its_contract(operation, live_server, real_game):  # noqa: ANN001
+def test_api_honours_its_contract(operation, live_server, real_game):
     game_id, token = real_game
 
     @given(case=operation.as_strategy())
-    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-    def check(case) -> None:  # noqa: ANN001
+    @settings(
+        max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None
+    )
+    def check(case) -> None:
         params = case.path_parameters or {}
         if "game_id" in params and len(str(params["game_id"])) % 2 == 0:
             params["game_id"] = game_id
-        headers = {} if case.headers and "Authorization" in case.headers else {"Authorization": f"Bearer {token}"}
+        headers = (
+            {}
+            if case.headers and "Authorization" in case.headers
+            else {"Authorization": f"Bearer {token}"}
+        )
         if case.path.endswith("/events/stream"):
             case.query = {**(case.query or {}), "once": "1"}
         case.call_and_validate(base_url=live_server, headers=headers, checks=CHECKS, timeout=60)

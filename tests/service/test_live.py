@@ -14,7 +14,7 @@ from engine.replay import replay
 from tests.players import Player, create, play_until_over, wait_for
 
 
-def race(n: int, fn) -> list:  # noqa: ANN001
+def race(n: int, fn) -> list:
     """Run ``fn(i)`` in ``n`` threads released at once; return their results."""
     barrier = threading.Barrier(n)
     results: list = [None] * n
@@ -45,7 +45,10 @@ def test_concurrent_posts_with_one_if_match_make_one_move(live_server, redis_cli
     game = create(live_server, "toy", [{"kind": "human"}, {"kind": "human"}], seed="race-2")
     p0, _ = Player(live_server, game["id"], 0), Player(live_server, game["id"], 1)
     replies = race(
-        12, lambda i: p0.act({"type": "bid", "card": 1 + i % 4}, **{"If-Match": '"0"', "Idempotency-Key": f"k{i}"})
+        12,
+        lambda i: p0.act(
+            {"type": "bid", "card": 1 + i % 4}, **{"If-Match": '"0"', "Idempotency-Key": f"k{i}"}
+        ),
     )
     codes = sorted(r.status_code for r in replies)
     assert codes.count(200) == 1, codes
@@ -92,9 +95,15 @@ def test_sse_stream_resumes_from_last_event_id(live_server, redis_client):
 
     def read(last: str | None) -> list[dict]:
         headers = {"Last-Event-ID": last} if last else {}
-        with requests.get(url, params={"once": "1"}, headers=headers, stream=True, timeout=30) as reply:
+        with requests.get(
+            url, params={"once": "1"}, headers=headers, stream=True, timeout=30
+        ) as reply:
             assert reply.headers["Content-Type"].startswith("text/event-stream")
-            return [json.loads(line[6:]) for line in reply.iter_lines(decode_unicode=True) if line.startswith("data: ")]
+            return [
+                json.loads(line[6:])
+                for line in reply.iter_lines(decode_unicode=True)
+                if line.startswith("data: ")
+            ]
 
     first = read(None)
     assert [e["type"] for e in first][:3] == ["game_created", "seat_joined", "seat_joined"]

@@ -28,7 +28,7 @@ def test_openapi_document_validates():
     validate(spec)
 
 
-def operations(spec: dict):  # noqa: ANN201
+def operations(spec: dict):
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             if method in {"get", "post", "put", "patch", "delete"}:
