@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from engine.burgundy.bots import HeuristicBot
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, Duchy
 from engine.burgundy.moves import (
     COMMODITY,
@@ -38,6 +39,7 @@ from engine.contract import (
     IllegalAction,
     InvalidOptions,
     Prompt,
+    RandomBot,
     Result,
     View,
     ranks_from_keys,
@@ -69,6 +71,7 @@ class Burgundy(Game):
     options_schema = BurgundyOptions
     state_class = BurgundyState
     rules_page = "engine/burgundy/RULES.md"
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
     # --- set-up -------------------------------------------------------------------------
     def check_options(self, seats: int, options: dict[str, Any]) -> None:

@@ -1,0 +1,212 @@
+"""Bots for Burgundy: the random baseline and a one-round-lookahead heuristic.
+
+The heuristic sees only its view and the legal actions. It replays each candidate decision
+on a copy of its own sheet (the duchy layout is public data named in the view), and scores
+it as the points it makes now plus the change of a potential: partial progress on unfinished
+areas (worth more early, in phases that pay more), the bonuses held, and how many hexes are
+open to the next roll.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.burgundy.duchy import (
+    AREA_BONUS,
+    BONUS_KINDS,
+    COLOURS,
+    DUCHIES,
+    INDEX,
+    NEIGHBOURS,
+    PIP_RANGE,
+    Duchy,
+)
+from engine.burgundy.sheet import frontier
+from engine.burgundy.state import AREA_POINTS, UNMARKED
+from engine.contract import Action, Bot, RandomBot, View
+
+BONUS_VALUE = {"monk": 2.6, "silver": 3.0, "commodity": 2.4, "worker": 2.2}
+"""What holding one bonus is worth, in points (spending it costs as much)."""
+HOLD_DECAY = 0.6
+"""Each further bonus of a kind held is worth this fraction of the one before."""
+EASE = {"purple": 0.55, "gray": 0.55, "blue": 0.55, "orange": 0.9, "yellow": 0.7, "green": 0.5}
+"""Rough chance per round that a hex of each colour can be marked when it is open."""
+
+
+class _Plan:
+    """A decision replayed on a copy of the seat's sheet."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = list(values)
+        self.points = 0.0
+        self.bonus_delta = dict.fromkeys(BONUS_KINDS, 0)
+
+
+def _values(view: View, seat: int) -> list[int]:
+    return [-1 if v is None else v for row in view["players"][seat]["marks"] for v in row]
+
+
+def _holding(kind: str, count: int) -> float:
+    """What holding ``count`` bonuses of a kind is worth: each one more is worth less."""
+    return sum(BONUS_VALUE[kind] * HOLD_DECAY**i for i in range(max(0, count)))
+
+
+def _rounds_left(view: View) -> float:
+    """Rounds still to play after this one (an estimate outside the solo variant)."""
+    size = view["time"]["size"]
+    phase = view["phase"] - 1
+    per_round = 1.0 if size != 10 else 4 / 3
+    left_here = (size - view["time"]["columns"][phase]) / per_round
+    return left_here + (2 - phase) * size / per_round
+
+
+class HeuristicBot(Bot):
+    """Greedy over one round with a potential for unfinished work (see module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        if legal[0]["type"] == "pick_castle":
+            return self._pick_castle(view, legal)
+        seat = view["you"]
+        duchy = DUCHIES[view["duchy"]["name"]]
+        values = _values(view, seat)
+        phase = view["phase"] - 1
+        base = self._potential(duchy, values, phase, view)
+        best, best_score = legal[0], float("-inf")
+        for action in legal:
+            score = self._score(duchy, view, seat, values, phase, action, base)
+            score += rng.random() * 1e-6
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    @staticmethod
+    def _pick_castle(view: View, legal: list[Action]) -> Action:
+        duchy = DUCHIES[view["duchy"]["name"]]
+        order = {"silver": 0, "monk": 1, "worker": 2, "commodity": 3}
+
+        def key(action: Action) -> tuple[int, int]:
+            h = INDEX[tuple(action["hex"])]
+            small = sum(
+                1
+                for n in NEIGHBOURS[h]
+                if len(duchy.areas[duchy.area_of[n]]) <= 2 and duchy.colours[n] != "green"
+            )
+            return (-small, order[duchy.castle_square[h] or "silver"])
+
+        return min(legal, key=key)
+
+    def _score(
+        self,
+        duchy: Duchy,
+        view: View,
+        seat: int,
+        values: list[int],
+        phase: int,
+        action: Action,
+        base: float,
+    ) -> float:
+        plan = _Plan(values)
+        roll = view["roll"]
+        held = {k: v["available"] for k, v in view["players"][seat]["bonuses"].items()}
+        if action["sell"]:
+            sold = held["commodity"]
+            plan.points += 2 * sold
+            plan.bonus_delta["commodity"] -= sold
+            room = view["duchy"]["bonus_limits"]["silver"] - view["players"][seat]["bonuses"][
+                "silver"
+            ]["circled"]
+            plan.bonus_delta["silver"] += min(sold, room)
+        if action["type"] == "take_worker":
+            plan.bonus_delta["worker"] += 1
+        else:
+            bonus = action["bonus"] or {}
+            value = roll["pips"][action["pip"]]
+            if bonus:
+                plan.bonus_delta[bonus["kind"]] -= 1
+                if bonus["kind"] == "worker":
+                    value = bonus["value"]
+            self._write(duchy, plan, INDEX[tuple(action["hex"])], value, phase, view, seat)
+            if bonus.get("kind") == "silver":
+                v2 = roll["pips"][bonus["pip"]]
+                self._write(duchy, plan, INDEX[tuple(bonus["hex"])], v2, phase, view, seat)
+        scale = min(1.0, _rounds_left(view) / 5.0)
+        bonus_value = scale * sum(
+            _holding(k, held[k] + d) - _holding(k, held[k]) for k, d in plan.bonus_delta.items()
+        )
+        after = self._potential(duchy, plan.values, phase, view)
+        return plan.points + bonus_value + after - base
+
+    @staticmethod
+    def _write(
+        duchy: Duchy, plan: _Plan, h: int, value: int, phase: int, view: View, seat: int
+    ) -> None:
+        plan.values[h] = value
+        area = duchy.areas[duchy.area_of[h]]
+        colour = duchy.colours[h]
+        if all(plan.values[o] != UNMARKED for o in area):
+            if colour == "green":
+                plan.points += 1
+                plan.bonus_delta[duchy.castle_square[h] or "monk"] += 1
+            else:
+                mult = 2 if colour == "yellow" else 1
+                plan.points += AREA_POINTS[len(area)][phase] * mult
+                kind = AREA_BONUS.get(colour)
+                if kind is not None:
+                    plan.bonus_delta[kind] += 1
+        hexes = [i for i, c in enumerate(duchy.colours) if c == colour]
+        if all(plan.values[o] != UNMARKED for o in hexes):
+            first, second = view["duchy"]["colour_bonus"][colour]
+            claims = view["colour_claims"][colour]
+            if view["variant"] == "solo":
+                plan.points += first if phase < 2 else second
+            elif not claims["first"]:
+                plan.points += first
+            elif not claims["second"]:
+                plan.points += second
+
+    @staticmethod
+    def _potential(duchy: Duchy, values: list[int], phase: int, view: View) -> float:
+        size = view["time"]["size"]
+        filled = view["time"]["columns"][phase]
+        left_in_phase = max(0.0, (size - filled) / (1.5 if size == 10 else 1.0))
+        total = 0.0
+        for n, area in enumerate(duchy.areas):
+            marked = [h for h in area if values[h] != UNMARKED]
+            if len(marked) == len(area):
+                continue
+            colour = duchy.area_colours[n]
+            missing = len(area) - len(marked)
+            soon = phase if missing <= left_in_phase * 0.4 else min(phase + 1, 2)
+            if colour == "green":
+                worth = 1 + BONUS_VALUE[duchy.castle_square[area[0]] or "monk"]
+            else:
+                worth = AREA_POINTS[len(area)][soon] * (2 if colour == "yellow" else 1)
+                kind = AREA_BONUS.get(colour)
+                if kind is not None:
+                    worth += BONUS_VALUE[kind]
+            progress = len(marked) / len(area)
+            ease = EASE[colour]
+            if colour == "yellow" and marked:
+                ease = 0.35
+            if colour == "orange" and marked:
+                used = {values[h] for h in marked}
+                ease = 0.9 * (6 - len(used)) / 6
+            total += worth * progress * (0.45 + 0.35 * ease)
+        front = frontier(values)
+        open_colours = {duchy.colours[h] for h in front}
+        total += 0.25 * len(front) + 0.6 * len(open_colours)
+        for h in front:
+            colour = duchy.colours[h]
+            if colour in PIP_RANGE or colour == "green":
+                continue
+        for colour in COLOURS:
+            hexes = duchy.hexes_of(colour)
+            done = sum(1 for h in hexes if values[h] != UNMARKED)
+            first = view["duchy"]["colour_bonus"][colour][0]
+            total += first * (done / len(hexes)) ** 3 * 0.5
+        return total
+
+
+__all__ = ["HeuristicBot", "RandomBot"]
