@@ -20,6 +20,7 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
+from engine.diceland.bots import HeuristicBot, RandomBot
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
 from engine.diceland.state import Choice, DicelandState, Phase
 
@@ -47,6 +48,7 @@ class Diceland(Game):
     options_schema = DicelandOptions
     state_class = DicelandState
     rules_page = "engine/diceland/RULES.md"
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
     def check_options(self, seats: int, options: dict[str, Any]) -> None:
         maps = options.get("maps")
@@ -476,6 +478,7 @@ class Diceland(Game):
             active = None
         return {
             "seats": state.seats,
+            "you": seat,
             "scores": [
                 self.board(state, s).treasure_count(self.crossed(state, s))
                 for s in range(state.seats)
@@ -516,7 +519,8 @@ class Diceland(Game):
             self.board(state, s).treasure_count(self.crossed(state, s)) for s in range(state.seats)
         ]
         keys = [
-            (s in state.winners, treasures[s], len(state.crosses[s])) for s in range(state.seats)
+            (1, 0, 0) if s in state.winners else (0, treasures[s], len(state.crosses[s]))
+            for s in range(state.seats)
         ]
         return Result(
             scores=[float(t) for t in treasures],

@@ -1,0 +1,149 @@
+"""Diceland bots: the random baseline and a heuristic that sees only its view.
+
+The heuristic scores a set of crosses by treasures taken, spaces crossed, progress on the
+colour nearest completion and how much closer it brings the uncrossed treasures; in phase 1
+it picks the colour and decides to stop or throw by the exact expected value of that score
+under the excess rule (too many dice of a colour are worth nothing).
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+from engine.contract import Action, Bot, RandomBot, View
+from engine.diceland.board import COLOURS, Board, bits
+
+TREASURE = 10.0
+CROSS = 1.0
+TARGET = 1.0
+FINISH = 1.0
+APPROACH = 0.5
+FAR = 8
+
+
+_BOARDS: dict[tuple[str, int, tuple[int, int]], Board] = {}
+_PAIRS: dict[str, list[list[int]]] = {}
+
+
+def board_from_view(view: View, name: str) -> Board:
+    """The map's geometry, built once per map (keyed by name, size and start) from the view."""
+    data = view["maps"][name]
+    key = (name, len(data["territories"]), (data["start"][0], data["start"][1]))
+    board = _BOARDS.get(key)
+    if board is None:
+        board = _BOARDS[key] = Board(data)
+    return board
+
+
+def all_distances(board: Board) -> list[list[int]]:
+    """Steps between every pair of hexes over non-obstacle hexes (cached per map)."""
+    table = _PAIRS.get(board.name)
+    if table is None:
+        table = [board.distances(1 << i) for i in range(len(board.coords))]
+        _PAIRS[board.name] = table
+    return table
+
+
+def binomial(n: int, k: int) -> float:
+    return comb(n, k) * (1 / 6) ** k * (5 / 6) ** (n - k)
+
+
+class Scorer:
+    """Scores sets of crosses on one seat's map (the seat is ``view["you"]``)."""
+
+    def __init__(self, view: View) -> None:
+        me = view["players"][view["you"]]
+        self.board = board_from_view(view, me["map"])
+        b = self.board
+        self.crossed = 0
+        for q, r in me["crosses"]:
+            self.crossed |= 1 << b.index[(q, r)]
+        self.table = all_distances(b)
+        self.open_treasures = list(bits(b.treasure_mask & ~self.crossed))
+        self.near = {
+            t: min(
+                (self.table[c][t] for c in bits(self.crossed) if self.table[c][t] >= 0), default=FAR
+            )
+            for t in self.open_treasures
+        }
+        left = {c: (b.colour_mask[c] & ~self.crossed).bit_count() for c in COLOURS}
+        self.target = min((c for c in COLOURS if left[c]), key=lambda c: left[c], default="")
+        self.enough = me["treasure_total"] >= 9
+
+    def score(self, colour: str, mask: int) -> float:
+        b = self.board
+        value = CROSS * mask.bit_count()
+        value += TREASURE * (mask & b.treasure_mask).bit_count()
+        if colour == self.target:
+            value += TARGET * mask.bit_count() * (3 if self.enough else 1)
+        new = self.crossed | mask
+        for i in bits(mask):
+            terr = b.territories[b.territory_of[i]]
+            if terr.mask & ~new == 0:
+                value += FINISH
+            break
+        gain = 0
+        for t in self.open_treasures:
+            if (mask >> t) & 1:
+                continue
+            before = min(self.near[t], FAR)
+            after = min([before, *(self.table[i][t] for i in bits(mask) if self.table[i][t] >= 0)])
+            gain += before - after
+        return value + APPROACH * gain
+
+    def best(self, colour: str, dice: int) -> float:
+        """The best score of using ``dice`` dice of ``colour`` (0 if impossible)."""
+        return max(
+            (self.score(colour, m) for m in self.board.placements(self.crossed, colour, dice)),
+            default=0.0,
+        )
+
+    def push_values(self, colour: str) -> tuple[list[float], list[float], list[float]]:
+        """For k dice aside: the value of stopping, of throwing again and of playing well."""
+        stop = [0.0] + [self.best(colour, k) for k in range(1, 7)]
+        best = stop[:]
+        cont = [0.0] * 7
+        for k in range(5, 0, -1):
+            rest = 6 - k
+            expect = binomial(rest, 0) * stop[k]
+            for x in range(1, rest + 1):
+                expect += binomial(rest, x) * best[k + x]
+            cont[k] = expect
+            best[k] = max(stop[k], expect)
+        return stop, cont, best
+
+
+class HeuristicBot(Bot):
+    """Push-your-luck by expected value; crosses toward treasures and a completable colour."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        kinds = {a["type"] for a in legal}
+        scorer = Scorer(view)
+        if "choose" in kinds:
+            throw = view["dice"]["last_throw"]
+
+            def value(a: Action) -> float:
+                return scorer.push_values(a["colour"])[2][throw.count(a["colour"])]
+
+            return max(legal, key=value)
+        if "stop" in kinds:
+            stop, cont, _ = scorer.push_values(view["dice"]["chosen"])
+            k = view["dice"]["aside"]
+            return {"type": "throw"} if cont[k] > stop[k] + 1e-9 else {"type": "stop"}
+        crosses = [a for a in legal if a["type"] == "cross"]
+        if not crosses:
+            return legal[0]
+
+        def gain(action: Action) -> float:
+            mask = 0
+            for q, r in action["hexes"]:
+                mask |= 1 << scorer.board.index[(q, r)]
+            return scorer.score(action["colour"], mask)
+
+        return max(crosses, key=gain)
+
+
+__all__ = ["HeuristicBot", "RandomBot"]

@@ -1,0 +1,568 @@
+"""Diceland: the contract checks and one test per rule (maps: test_diceland_maps.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.contract import IllegalAction, InvalidOptions
+from engine.dice import Dice
+from engine.diceland import GAME
+from engine.diceland.board import COLOURS, Board
+from engine.diceland.state import DicelandState, Phase
+from tests.engine.contract_checks import random_sim
+
+
+def new_game(maps: tuple[str, ...] = ("A", "B"), seed: str = "diceland-test"):
+    dice = Dice(seed)
+    opts = GAME.validate_options(len(maps), {"maps": list(maps)})
+    return GAME.setup(len(maps), opts, dice), dice
+
+
+def fill(state: DicelandState, seat: int, keep: set[int]) -> Board:
+    """Cross every space of ``seat``'s map except ``keep``."""
+    board = GAME.board(state, seat)
+    state.crosses[seat] = [
+        i for i in range(len(board.coords)) if board.territory_of[i] >= 0 or i == board.start
+    ]
+    state.crosses[seat] = [i for i in state.crosses[seat] if i not in keep]
+    return board
+
+
+def treasure_and_blocker(board: Board, colour: str, which: int = 0) -> tuple[int, int]:
+    """A treasure of ``colour`` and another (non-treasure) space of its territory."""
+    treasures = [
+        i for i in range(len(board.coords)) if (board.treasure_colour_mask[colour] >> i) & 1
+    ]
+    t = treasures[which]
+    terr = board.territories[board.territory_of[t]]
+    blocker = next(i for i in terr.hexes if i != t)
+    return t, blocker
+
+
+def low_treasure_keep(board: Board, skip: tuple[str, ...] = ()) -> set[int]:
+    """Keep one treasure and one more space of that territory open in every colour (but
+    ``skip``): six treasures crossed, no colour complete."""
+    keep: set[int] = set()
+    for c in COLOURS:
+        if c not in skip:
+            keep.update(treasure_and_blocker(board, c))
+    return keep
+
+
+def throw(colour: str, n: int, total: int = 6) -> list[str]:
+    """A throw with ``n`` dice of ``colour``; the rest show one other colour."""
+    other = next(c for c in COLOURS if c != colour)
+    return [colour] * n + [other] * (total - n)
+
+
+def to_phase2(
+    state: DicelandState, dice: Dice, active: int, chosen: str, aside: int, last: list[str]
+) -> list[dict]:
+    """Put the game at the start of phase 2 with this outcome of phase 1."""
+    state.active = active
+    state.chosen = chosen
+    state.aside = aside
+    state.last_throw = list(last)
+    events: list[dict] = []
+    GAME._begin_phase2(state, dice, events)
+    return events
+
+
+def cross(board: Board, colour: str, *indices: int) -> dict:
+    return {
+        "type": "cross",
+        "colour": colour,
+        "hexes": board.hexes_of(board.mask_of(list(indices))),
+    }
+
+
+# --- the contract ---------------------------------------------------------------------------
+
+
+def placements_agree(game, state, seat, action) -> None:
+    for s in range(state.seats):
+        board, crossed = GAME.board(state, s), GAME.crossed(state, s)
+        for colour in COLOURS:
+            for n in (1, 2, 3):
+                assert board.has_placement(crossed, colour, n) == bool(
+                    board.placements(crossed, colour, n)
+                )
+
+
+@pytest.mark.parametrize(("seats", "games"), [(2, 6), (3, 4), (4, 3)])
+def test_random_sim_invariants_and_replay(seats, games):
+    played = random_sim(GAME, seats, games, on_step=placements_agree)
+    assert all(p.result.winners for p in played)
+
+
+def test_heuristic_bots_pass_the_contract_checks():
+    played = random_sim(GAME, 3, 2, bots=["heuristic", "random", "heuristic"])
+    assert all(p.result.winners for p in played)
+
+
+def test_illegal_actions_leave_state_and_dice_unchanged():
+    state, dice = new_game()
+    board = GAME.board(state, state.active)
+    missing = next(c for c in COLOURS if c not in state.last_throw)
+    bad = [
+        {"type": "fly"},
+        {"type": "stop"},
+        {"type": "choose", "colour": "purple"},
+        {"type": "choose", "colour": missing},
+        {"type": "cross", "colour": "red", "hexes": [list(board.coords[board.start])]},
+        {"type": "pass"},
+        {"colour": "red"},
+    ]
+    before = GAME.dump_state(state)
+    counter = dice.counter
+    for action in bad:
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, state.active, action, dice)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, 1 - state.active, {"type": "throw"}, dice)
+    assert err.value.code == "not_your_turn"
+    assert GAME.dump_state(state) == before
+    assert dice.counter == counter
+
+
+def test_options_maps_must_match_seats_and_letters():
+    with pytest.raises(InvalidOptions):
+        GAME.validate_options(3, {"maps": ["A", "B"]})
+    with pytest.raises(InvalidOptions):
+        GAME.validate_options(2, {"maps": ["A", "Z"]})
+    assert GAME.validate_options(2, GAME.options_example())["maps"] == ["A", "D"]
+
+
+# --- set-up ---------------------------------------------------------------------------------
+
+
+def test_rule_maps_are_dealt_at_random_from_the_dice_unless_chosen():
+    dealt = set()
+    for n in range(12):
+        state = GAME.setup(4, GAME.validate_options(4, {}), Dice(f"deal-{n}"))
+        assert len(set(state.maps)) == 4, "each player gets a different map"
+        dealt.add(tuple(state.maps))
+    assert len(dealt) > 1
+    state, _ = new_game(("H", "C", "C"))
+    assert state.maps == ["H", "C", "C"]
+
+
+def test_rule_start_hex_is_crossed_and_first_player_throws_six_dice():
+    firsts = set()
+    for n in range(10):
+        state, _ = new_game(seed=f"first-{n}")
+        for seat in range(2):
+            assert state.crosses[seat] == [GAME.board(state, seat).start]
+        assert len(state.last_throw) == 6 and state.phase == Phase.CHOOSE
+        assert GAME.to_act(state).keys() == {state.active}
+        firsts.add(state.active)
+    assert firsts == {0, 1}, "lots decide the first player"
+
+
+# --- phase 1 --------------------------------------------------------------------------------
+
+
+def test_rule_phase1_choose_a_colour_shown_and_set_its_dice_aside():
+    state, dice = new_game()
+    shown = [c for c in COLOURS if c in state.last_throw]
+    legal = GAME.legal_actions(state, state.active)
+    assert legal == [{"type": "choose", "colour": c} for c in shown]
+    colour = shown[0]
+    GAME.apply(state, state.active, {"type": "choose", "colour": colour}, dice)
+    assert state.aside == state.last_throw.count(colour)
+    if state.aside < 6:
+        assert GAME.legal_actions(state, state.active) == [{"type": "throw"}, {"type": "stop"}]
+
+
+def test_rule_phase1_rethrow_only_the_other_dice_and_keep_the_chosen_colour():
+    state, dice = new_game()
+    state.last_throw = ["red", "red", "blue", "green", "grey", "yellow"]
+    GAME.apply(state, state.active, {"type": "choose", "colour": "red"}, dice)
+    GAME.apply(state, state.active, {"type": "throw"}, dice)
+    assert len(state.last_throw) == 4
+    got = state.last_throw.count("red")
+    assert state.aside == 2 + got
+    assert state.phase == (Phase.PUSH if got else Phase.CROSS)
+
+
+def test_rule_phase1_ends_when_a_throw_has_no_die_of_the_chosen_colour():
+    for n in range(40):
+        state, dice = new_game(seed=f"end-{n}")
+        state.last_throw = ["red", "blue", "blue", "green", "grey", "yellow"]
+        GAME.apply(state, state.active, {"type": "choose", "colour": "red"}, dice)
+        GAME.apply(state, state.active, {"type": "throw"}, dice)
+        if "red" not in state.last_throw:
+            assert state.phase in (Phase.CROSS, Phase.TREASURE, Phase.CHOOSE)
+            assert state.phase != Phase.PUSH
+            return
+    raise AssertionError("no seed threw without red")
+
+
+def test_rule_phase1_ends_when_all_six_dice_show_the_chosen_colour():
+    state, dice = new_game()
+    state.last_throw = ["grey"] * 6
+    events = GAME.apply(state, state.active, {"type": "choose", "colour": "grey"}, dice)
+    assert state.phase != Phase.PUSH
+    assert any(e["type"] == "phase2_started" and e["aside"] == 6 for e in events)
+
+
+def test_rule_phase1_has_no_cap_on_throws():
+    state, dice = new_game()
+    state.last_throw = ["red", "blue", "blue", "green", "grey", "yellow"]
+    GAME.apply(state, state.active, {"type": "choose", "colour": "red"}, dice)
+    state.throws = 12
+    assert {"type": "throw"} in GAME.legal_actions(state, state.active)
+
+
+def test_rule_stop_moves_to_phase2_with_the_dice_aside():
+    state, dice = new_game()
+    state.last_throw = ["red", "blue", "blue", "green", "grey", "yellow"]
+    GAME.apply(state, state.active, {"type": "choose", "colour": "red"}, dice)
+    events = GAME.apply(state, state.active, {"type": "stop"}, dice)
+    started = next(e for e in events if e["type"] == "phase2_started")
+    assert started["colour"] == "red" and started["aside"] == 1
+
+
+def test_view_always_shows_dice_aside_and_last_throw():
+    state, dice = new_game()
+    state.last_throw = ["red", "red", "blue", "green", "grey", "yellow"]
+    GAME.apply(state, state.active, {"type": "choose", "colour": "red"}, dice)
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["dice"] == {
+            "chosen": "red",
+            "aside": 2,
+            "last_throw": ["red", "red", "blue", "green", "grey", "yellow"],
+            "throws": 1,
+        }
+        assert view["pending"] == [state.active] and view["active"] == state.active
+
+
+# --- phase 2 --------------------------------------------------------------------------------
+
+
+def test_rule_excess_three_red_dice_two_free_spaces_means_no_red():
+    """The rulebook's example: Maria's red territory has two free spaces; with one or two red
+    dice she can cross, with three red dice she cannot cross off anything in red."""
+    state, dice = new_game()
+    board = GAME.board(state, 1)
+    terr = next(t for t in board.by_colour["red"] if len(t.hexes) >= 3)
+    fill(state, 1, set(terr.hexes[-2:]) | low_treasure_keep(board, skip=("red",)))
+    assert GAME.board(state, 1).working_on(GAME.crossed(state, 1), "red") == terr
+    for reds, allowed in ((1, True), (2, True), (3, False)):
+        s = GAME.load_state(GAME.dump_state(state))
+        last = ["red"] * reds + ["blue"] * (6 - reds)
+        to_phase2(s, dice, 0, "green", 0, last)
+        colours = {a["colour"] for a in GAME.legal_actions(s, 1) if a["type"] == "cross"}
+        assert ("red" in colours) is allowed, reds
+    s = GAME.load_state(GAME.dump_state(state))
+    to_phase2(s, dice, 0, "green", 0, ["red", "red", "red", "green", "blue", "blue"])
+    with pytest.raises(IllegalAction) as err:
+        GAME.check(s, 1, cross(board, "red", *terr.hexes[-2:]))
+    assert err.value.code == "excess_dice"
+    s = GAME.load_state(GAME.dump_state(state))
+    to_phase2(s, dice, 1, "red", 3, ["red", "red", "red", "blue", "blue", "blue"])
+    assert 1 not in GAME.to_act(s), "the active player with excess dice owes nothing"
+
+
+def test_rule_one_territory_per_colour_at_a_time():
+    state, dice = new_game()
+    board = GAME.board(state, 0)
+    crossed = GAME.crossed(state, 0)
+    colour, first = next(
+        (c, t)
+        for c in COLOURS
+        for t in board.candidate_territories(crossed, c)
+        if len(t.hexes) >= 3
+    )
+    GAME._cross(state, 0, [next(i for i in first.hexes if board.neighbour_mask[i] & crossed)])
+    crossed = GAME.crossed(state, 0)
+    assert board.candidate_territories(crossed, colour) == [first]
+    # make another territory of the colour reachable: it still may not be started
+    other = next(t for t in board.by_colour[colour] if t is not first)
+    opened = next(i for i in first.hexes if (crossed >> i) & 1)
+    keep = set(first.hexes) - {opened}
+    fill(state, 0, keep | set(other.hexes) | low_treasure_keep(board, skip=(colour,)))
+    crossed = GAME.crossed(state, 0)
+    assert other.border & crossed and not other.mask & crossed
+    to_phase2(state, dice, 0, colour, 1, throw(colour, 1))
+    legal = GAME.legal_actions(state, 0)
+    assert legal and all(
+        board.territory_of[board.index[tuple(a["hexes"][0])]] == first.id for a in legal
+    )
+    opener = next(i for i in other.hexes if board.neighbour_mask[i] & crossed)
+    with pytest.raises(IllegalAction) as err:
+        GAME.check(state, 0, cross(board, colour, opener))
+    assert err.value.code == "territory_unfinished"
+    # once the territory is complete, a new one of that colour may be started
+    GAME._cross(state, 0, [i for i in first.hexes if not (crossed >> i) & 1])
+    crossed = GAME.crossed(state, 0)
+    assert other in board.candidate_territories(crossed, colour)
+
+
+def test_rule_every_cross_must_touch_a_cross_and_crosses_of_the_placement_count():
+    state, dice = new_game()
+    board = GAME.board(state, 0)
+    crossed = GAME.crossed(state, 0)
+    colour, terr = next(
+        (c, t)
+        for c in COLOURS
+        for t in board.candidate_territories(crossed, c)
+        if len(t.hexes) >= 3
+    )
+    touching = [i for i in terr.hexes if board.neighbour_mask[i] & crossed]
+    far = [i for i in terr.hexes if not board.neighbour_mask[i] & crossed]
+    assert far, "a territory with a space away from the start"
+    chain = next(i for i in far if any(board.neighbour_mask[i] >> j & 1 for j in touching))
+    link = next(j for j in touching if board.neighbour_mask[chain] >> j & 1)
+    to_phase2(state, dice, 0, colour, 1, throw(colour, 1))
+    with pytest.raises(IllegalAction) as err:
+        GAME.check(state, 0, cross(board, colour, chain))
+    assert err.value.code == "not_adjacent"
+    state.aside = 2
+    GAME.check(state, 0, cross(board, colour, chain, link))
+    assert cross(board, colour, chain, link) in GAME.legal_actions(state, 0)
+
+
+def test_rule_all_dice_of_the_colour_must_be_used_and_the_active_player_cannot_pass():
+    state, dice = new_game()
+    board = GAME.board(state, 0)
+    crossed = GAME.crossed(state, 0)
+    colour, _terr = next(
+        (c, t)
+        for c in COLOURS
+        for t in board.candidate_territories(crossed, c)
+        if len(t.hexes) >= 3
+    )
+    to_phase2(state, dice, 0, colour, 2, throw(colour, 2))
+    legal = GAME.legal_actions(state, 0)
+    assert legal and all(len(a["hexes"]) == 2 and a["colour"] == colour for a in legal)
+    assert {"type": "pass"} not in legal
+    one = legal[0]["hexes"][:1]
+    with pytest.raises(IllegalAction) as err:
+        GAME.check(state, 0, {"type": "cross", "colour": colour, "hexes": one})
+    assert err.value.code == "wrong_number_of_crosses"
+    with pytest.raises(IllegalAction) as err:
+        GAME.check(state, 0, {"type": "pass"})
+    assert err.value.code == "must_cross"
+
+
+def test_rule_inactive_players_use_one_other_colour_of_the_last_throw_or_pass():
+    state, dice = new_game()
+    board = GAME.board(state, 1)
+    crossed = GAME.crossed(state, 1)
+    usable = [c for c in COLOURS if board.placements(crossed, c, 1)]
+    chosen = usable[0]
+    others = [c for c in COLOURS if c != chosen]
+    last = [chosen, chosen, *others[:4]]
+    to_phase2(state, dice, 0, chosen, 2, last)
+    legal = GAME.legal_actions(state, 1)
+    assert legal[-1] == {"type": "pass"}
+    colours = {a["colour"] for a in legal if a["type"] == "cross"}
+    assert colours == {c for c in others[:4] if c in usable}
+    assert all(len(a["hexes"]) == 1 for a in legal[:-1])
+    opener = next(
+        i
+        for i in board.candidate_territories(crossed, chosen)[0].hexes
+        if board.neighbour_mask[i] & crossed
+    )
+    with pytest.raises(IllegalAction) as err:
+        GAME.check(state, 1, cross(board, chosen, opener))
+    assert err.value.code == "colour_not_available"
+    if others[4] in usable:
+        missing = board.candidate_territories(crossed, others[4])[0]
+        opener = next(i for i in missing.hexes if board.neighbour_mask[i] & crossed)
+        with pytest.raises(IllegalAction):
+            GAME.check(state, 1, cross(board, others[4], opener))
+
+
+def test_rule_phase2_choices_are_simultaneous_and_sealed():
+    state, dice = new_game(("A", "B", "C"))
+    to_phase2(state, dice, 0, "red", 1, ["red", "blue", "grey", "green", "yellow", "orange"])
+    pending = GAME.to_act(state)
+    assert len(pending) >= 2 and all(p.sealed for p in pending.values())
+    seat = max(pending)
+    action = next(a for a in GAME.legal_actions(state, seat) if a["type"] == "cross")
+    crosses_before = list(state.crosses[seat])
+    GAME.apply(state, seat, action, dice)
+    assert state.crosses[seat] == crosses_before, "nothing is crossed before everyone decided"
+    secret = json.dumps(action["hexes"])
+    for viewer in (None, *[s for s in range(3) if s != seat]):
+        view = GAME.view(state, viewer)
+        assert view["players"][seat]["phase2"] == {"owes": True, "decided": True}
+        text = json.dumps(view)
+        assert secret not in text.replace(json.dumps(view["maps"]), "")
+        assert secret not in json.dumps(view["players"])
+    assert GAME.view(state, seat)["players"][seat]["phase2"]["choice"]["hexes"] == action["hexes"]
+    for s in sorted(GAME.to_act(state)):
+        GAME.apply(state, s, GAME.legal_actions(state, s)[0], dice)
+    assert all(
+        i in state.crosses[seat]
+        for i in (GAME.board(state, seat).index[tuple(h)] for h in action["hexes"])
+    )
+    assert GAME.view(state, 1)["last_phase2"][seat]["hexes"] == action["hexes"]
+
+
+# --- treasures and winning ------------------------------------------------------------------
+
+
+def test_rule_crossing_a_treasure_earns_a_treasure_throw_of_five_dice():
+    state, dice = new_game()
+    board = fill(state, 0, low_treasure_keep(GAME.board(state, 0)))
+    t, _ = treasure_and_blocker(board, "blue")
+    to_phase2(state, dice, 0, "blue", 1, ["blue", "red", "red", "red", "red", "red"])
+    if 1 in GAME.to_act(state):
+        GAME.apply(state, 1, {"type": "pass"}, dice)
+    events = GAME.apply(state, 0, cross(board, "blue", t), dice)
+    throw = next(e for e in events if e["type"] == "treasure_throw")
+    assert throw["seat"] == 0 and len(throw["dice"]) == 5
+    assert GAME.view(state, 1)["scores"][0] == 7
+
+
+def test_rule_chained_treasure_throws_come_at_once_before_the_next_player():
+    state, dice = new_game(("A", "B", "C"))
+    boards = [fill(state, s, low_treasure_keep(GAME.board(state, s))) for s in range(3)]
+    t0, _ = treasure_and_blocker(boards[0], "blue")
+    t1, _ = treasure_and_blocker(boards[1], "red")
+    t2, _ = treasure_and_blocker(boards[2], "red")
+    to_phase2(state, dice, 1, "blue", 1, ["blue", "red", "green", "green", "green", "green"])
+    GAME.apply(state, 0, {"type": "pass"}, dice)
+    GAME.apply(state, 1, cross(boards[1], "blue", treasure_and_blocker(boards[1], "blue")[0]), dice)
+    GAME.apply(state, 2, cross(boards[2], "red", t2), dice)
+    # clockwise from the active player (seat 1): seat 1, then seat 2; seat 0 found nothing
+    assert state.phase == Phase.TREASURE and state.treasure_queue == [1, 2]
+    state.treasure_dice = ["red", "grey", "grey", "grey", "grey"]
+    events = GAME.apply(state, 1, cross(boards[1], "red", t1), dice)
+    again = [e for e in events if e["type"] == "treasure_throw"]
+    assert again and again[0]["seat"] == 1, "the chained throw is taken at once"
+    assert state.treasure_queue == [1, 2]
+    events = GAME.apply(state, 1, {"type": "pass"}, dice)
+    assert [e["seat"] for e in events if e["type"] == "treasure_throw"][:1] == [2]
+    assert t0 not in state.crosses[0]
+
+
+def test_rule_simultaneous_winners_in_phase2_all_win():
+    state, dice = new_game(("A", "B", "C"))
+    actions = {}
+    for seat, colour in ((0, "grey"), (2, "blue")):
+        board = GAME.board(state, seat)
+        t, _ = treasure_and_blocker(board, colour)
+        keep = {t}
+        others = [c for c in COLOURS if c != colour]
+        for c in others[:3]:
+            keep.update(treasure_and_blocker(board, c))
+        for c in others[3:]:
+            keep.add(treasure_and_blocker(board, c)[1])
+        fill(state, seat, keep)
+        assert board.treasure_count(GAME.crossed(state, seat)) == 8
+        assert board.completed_colours(GAME.crossed(state, seat)) == []
+        actions[seat] = cross(board, colour, t)
+    to_phase2(state, dice, 0, "grey", 1, ["grey", "blue", "red", "red", "red", "red"])
+    for seat in sorted(GAME.to_act(state)):
+        GAME.apply(state, seat, actions.get(seat, {"type": "pass"}), dice)
+    result = GAME.result(state)
+    assert result is not None and result.winners == [0, 2]
+    assert state.phase == Phase.OVER and GAME.to_act(state) == {}
+
+
+def test_rule_win_needs_nine_treasures_and_one_whole_colour():
+    state, _ = new_game()
+    board = GAME.board(state, 0)
+    keep = low_treasure_keep(board)
+    fill(state, 0, keep)
+    crossed = GAME.crossed(state, 0)
+    assert board.treasure_count(crossed) == 6 and not board.has_won(crossed)
+    only_treasures = crossed | board.treasure_mask
+    assert board.treasure_count(only_treasures) == 12
+    assert not board.completed_colours(only_treasures) and not board.has_won(only_treasures)
+    t, blocker = treasure_and_blocker(board, "red")
+    colour_done = crossed | (1 << t) | (1 << blocker)
+    assert board.completed_colours(colour_done) == ["red"] and not board.has_won(colour_done)
+    for c in ("blue", "green"):
+        colour_done |= 1 << treasure_and_blocker(board, c)[0]
+    assert board.treasure_count(colour_done) == 9 and board.has_won(colour_done)
+
+
+def test_rule_game_ends_at_once_when_a_treasure_throw_reaches_the_goal():
+    state, dice = new_game(("A", "B", "C"))
+    board0 = GAME.board(state, 0)
+    keep = low_treasure_keep(board0)
+    for c in ("green", "orange"):
+        keep.discard(treasure_and_blocker(board0, c)[0])
+    fill(state, 0, keep)
+    assert board0.treasure_count(GAME.crossed(state, 0)) == 8
+    boards = [board0] + [fill(state, s, low_treasure_keep(GAME.board(state, s))) for s in (1, 2)]
+    red0, _ = treasure_and_blocker(board0, "red")
+    yellow0, blocker = treasure_and_blocker(board0, "yellow")
+    to_phase2(state, dice, 0, "red", 1, ["red", "blue", "grey", "grey", "grey", "grey"])
+    GAME.apply(state, 0, cross(board0, "red", red0), dice)
+    for seat in (1, 2):
+        GAME.apply(
+            state,
+            seat,
+            cross(boards[seat], "blue", treasure_and_blocker(boards[seat], "blue")[0]),
+            dice,
+        )
+    assert GAME.result(state) is None, "nine treasures but no whole colour yet"
+    assert state.treasure_queue == [0, 1, 2]
+    state.treasure_dice = ["yellow", "yellow", "red", "red", "red"]
+    events = GAME.apply(state, 0, cross(board0, "yellow", yellow0, blocker), dice)
+    assert not [e for e in events if e["type"] == "treasure_throw"], "no later throws"
+    result = GAME.result(state)
+    assert result is not None and result.winners == [0]
+    assert GAME.to_act(state) == {} and state.treasure_queue == []
+
+
+def test_rule_treasure_throw_may_be_passed():
+    state, dice = new_game()
+    board = fill(state, 0, low_treasure_keep(GAME.board(state, 0)))
+    t, _ = treasure_and_blocker(board, "blue")
+    to_phase2(state, dice, 0, "blue", 1, ["blue", "red", "red", "red", "red", "red"])
+    if 1 in GAME.to_act(state):
+        GAME.apply(state, 1, {"type": "pass"}, dice)
+    GAME.apply(state, 0, cross(board, "blue", t), dice)
+    if state.phase == Phase.TREASURE:
+        assert GAME.legal_actions(state, 0)[-1] == {"type": "pass"}
+        GAME.apply(state, 0, {"type": "pass"}, dice)
+    assert state.phase == Phase.CHOOSE and state.active == 1 and state.turn == 2
+
+
+# --- views, sample, bots --------------------------------------------------------------------
+
+
+def test_view_shows_maps_crosses_status_bar_and_pending():
+    state, _dice = new_game(("E", "F"))
+    view = GAME.view(state, 0)
+    json.dumps(view)
+    assert set(view["maps"]) == {"E", "F"}
+    assert view["players"][1]["map"] == "F"
+    assert view["players"][0]["crosses"] == [view["maps"]["E"]["start"]]
+    assert view["players"][0]["treasures"] == dict.fromkeys(COLOURS, 0)
+    assert view["players"][0]["completed"] == [] and view["scores"] == [0, 0]
+    assert view["pending"] == [state.active] and view["turn_player"] == state.active
+
+
+def test_sample_is_consistent_with_the_view():
+    state, dice = new_game(("A", "B", "C"))
+    to_phase2(state, dice, 0, "red", 1, ["red", "blue", "grey", "green", "yellow", "orange"])
+    seat = max(GAME.to_act(state))
+    GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], dice)
+    viewer = min(GAME.to_act(state))
+    view = GAME.view(state, viewer)
+    sampled = GAME.sample(view, viewer, Dice("sampler"))
+    assert GAME.view(sampled, viewer) == view
+    assert sampled.choices[seat] is not None
+
+
+def test_bots_only_batch_plays_legal_moves_and_heuristic_beats_random():
+    from engine.simulate import make_bots, play
+
+    wins = 0
+    for n in range(60):
+        names = ["heuristic", "random"] if n % 2 == 0 else ["random", "heuristic"]
+        played = play(GAME, make_bots(GAME, names), f"batch-{n}")
+        assert played.result.winners
+        wins += any(names[w] == "heuristic" for w in played.result.winners)
+    assert wins >= 45
