@@ -1,0 +1,152 @@
+"""Bots for Carcassonne: the uniform random baseline and a heuristic city builder.
+
+Both see only the seat's view and the legal actions. The heuristic relies on one fact of the
+rules: re-rolling never costs anything already built (built dice never move and a rolled die
+need not be used), so it always re-rolls while it may, and its real choices are which dice
+to build where, which knights to keep, and when to hold a knight instead of scoring.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.carcassonne import city as geometry
+from engine.carcassonne.faces import CITY_FACES, KNIGHT, ROTATIONS, face_mask, mask_of
+from engine.contract import Action, Bot, RandomBot, View
+
+CLOSE_CHANCE = {2: 0.7, 1: 0.55, 0: 0.0}
+"""Rough chance of closing one more open city edge, by re-rolls left after this roll."""
+
+SEARCH_LIMIT = 4000
+"""Most placements the last-roll search tries before it settles for what it found."""
+
+
+def grid_from_view(view: View) -> geometry.Grid:
+    """The turn's city grid (cell -> city-edge mask) as the view shows it."""
+    return {(d["x"], d["y"]): mask_of(d["edges"]) for d in view["turn"]["grid"]}
+
+
+def outlook(grid: geometry.Grid, rerolls: int, dice_left: int) -> float:
+    """What a grid is worth: the points it scores now, or a guess at what its best open
+    city could score once closed with the dice and re-rolls left, whichever is more."""
+    found = geometry.cities(grid)
+    best = geometry.scoring_city(found)
+    value = float(best.points) if best else 0.0
+    chance = CLOSE_CHANCE[min(rerolls, 2)]
+    for found_city in found:
+        edges = found_city.open_edges
+        if edges and edges <= dice_left:
+            guess = geometry.points(found_city.size + edges) * chance**edges
+            value = max(value, guess)
+    return value
+
+
+def _hot_cells(grid: geometry.Grid) -> list[geometry.Cell]:
+    """Free cells that face an open city edge (the only cells that can close a city)."""
+    cells = []
+    for (x, y), mask in grid.items():
+        for i, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+            cell = (x + dx, y + dy)
+            if mask >> i & 1 and cell not in grid and cell not in cells:
+                cells.append(cell)
+    return cells
+
+
+def best_finish(
+    grid: geometry.Grid, faces: list[str]
+) -> tuple[int, tuple[str, geometry.Cell, int] | None]:
+    """The most points the city dice ``faces`` can still close on ``grid`` this roll, and
+    the first placement (face, cell, rotation) of a way to get them (None: place nothing)."""
+    budget = [SEARCH_LIMIT]
+
+    def search(g: geometry.Grid, left: list[str]) -> tuple[int, Any]:
+        best_city = geometry.scoring_city(geometry.cities(g))
+        best = (best_city.points if best_city else 0, None)
+        tried: set[str] = set()
+        for face in left:
+            if face in tried:
+                continue
+            tried.add(face)
+            rest = list(left)
+            rest.remove(face)
+            for cell in _hot_cells(g) if g else [geometry.ORIGIN]:
+                for rotation in ROTATIONS[face]:
+                    mask = face_mask(face, rotation)
+                    if budget[0] <= 0 or not geometry.fits(g, cell, mask):
+                        continue
+                    budget[0] -= 1
+                    g[cell] = mask
+                    score, _ = search(g, rest)
+                    del g[cell]
+                    if score > best[0]:
+                        best = (score, (face, cell, rotation))
+        return best
+
+    return search(dict(grid), list(faces))
+
+
+class HeuristicBot(Bot):
+    """Builds toward one large closed city; keeps knights when three are in reach; holds a
+    knight when the points on offer are small."""
+
+    name = "heuristic"
+
+    def __init__(self, hold_below: int = 3) -> None:
+        self.hold_below = hold_below
+
+    def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        turn = view["turn"]
+        by_type: dict[str, list[Action]] = {}
+        for action in legal:
+            by_type.setdefault(action["type"], []).append(action)
+        free = [d for d in turn["roll"] if d["status"] == "free"]
+        knights_free = sum(1 for d in free if d["face"] == KNIGHT)
+        rerolls = turn["rolls_left"]
+        if "keep_knight" in by_type and (rerolls == 0 or turn["knights"] + knights_free >= 3):
+            return by_type["keep_knight"][0]
+        places = by_type.get("place", [])
+        if places:
+            grid = grid_from_view(view)
+            pick = (
+                self._finish(grid, free, places)
+                if rerolls == 0
+                else self._grow(grid, turn, free, places)
+            )
+            if pick is not None:
+                return pick
+        if "reroll" in by_type:
+            return by_type["reroll"][0]
+        if "hold_knight" in by_type and turn["scoring"]["points"] < self.hold_below:
+            return by_type["hold_knight"][0]
+        return by_type["score"][0]
+
+    def _grow(
+        self, grid: geometry.Grid, turn: dict[str, Any], free: list[Any], places: list[Action]
+    ) -> Action | None:
+        rerolls = turn["rolls_left"]
+        faces = {d["die"]: d["face"] for d in free}
+        dice_left = len(free)
+        base = outlook(grid, rerolls, dice_left)
+        best, pick = base + 0.01, None
+        for action in places:
+            cell = (action["x"], action["y"])
+            grid[cell] = face_mask(faces[action["die"]], action["rotation"])
+            value = outlook(grid, rerolls, dice_left - 1)
+            del grid[cell]
+            if value > best:
+                best, pick = value, action
+        return pick
+
+    def _finish(self, grid: geometry.Grid, free: list[Any], places: list[Action]) -> Action | None:
+        faces = [d["face"] for d in free if d["face"] in CITY_FACES]
+        now = geometry.scoring_city(geometry.cities(grid))
+        score, move = best_finish(grid, faces)
+        if move is None or score <= (now.points if now else 0):
+            return None
+        face, (x, y), rotation = move
+        for action in places:
+            if (action["x"], action["y"], action["rotation"]) == (x, y, rotation) and next(
+                d["face"] for d in free if d["die"] == action["die"]
+            ) == face:
+                return action
+        return None

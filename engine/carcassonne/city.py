@@ -1,0 +1,118 @@
+"""City geometry on the square grid: where a die fits, the cities it forms, their score.
+
+A grid here is a ``dict`` from a cell ``(x, y)`` to the city-edge mask of the die placed
+there, in placement order (built from the state or a view on demand; never stored). Pure
+functions, shared by the rules, the view and the bots.
+
+- A die fits a free cell when it is the first die of the turn at (0, 0), or when it shares an
+  edge with at least one placed die and every edge it shares matches (city to city, field to
+  field).
+- A city is a group of dice joined through shared city edges (each city face is a single
+  connected segment). It is closed when none of its city edges faces an empty cell.
+- A closed city of ``n`` dice scores ``(n - 1)(n - 2) / 2``: 2 -> 0, 3 -> 1, ... 9 -> 28.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.carcassonne.faces import STEPS
+
+Cell = tuple[int, int]
+Grid = dict[Cell, int]
+
+ORIGIN: Cell = (0, 0)
+
+
+def points(size: int) -> int:
+    """Points of a closed city of ``size`` dice: (n - 1)(n - 2) / 2, never negative."""
+    return (size - 1) * (size - 2) // 2 if size >= 2 else 0
+
+
+def fits(grid: Grid, cell: Cell, mask: int) -> bool:
+    """Whether a die with city edges ``mask`` may be placed on ``cell``."""
+    if cell in grid:
+        return False
+    if not grid:
+        return cell == ORIGIN
+    x, y = cell
+    touching = False
+    for i, (dx, dy) in enumerate(STEPS):
+        other = grid.get((x + dx, y + dy))
+        if other is None:
+            continue
+        touching = True
+        if (mask >> i & 1) != (other >> ((i + 2) & 3) & 1):
+            return False
+    return touching
+
+
+def frontier(grid: Grid) -> list[Cell]:
+    """Every free cell next to a placed die, sorted by row then column; (0, 0) when empty."""
+    if not grid:
+        return [ORIGIN]
+    cells = {
+        (x + dx, y + dy) for (x, y) in grid for dx, dy in STEPS if (x + dx, y + dy) not in grid
+    }
+    return sorted(cells, key=lambda c: (c[1], c[0]))
+
+
+@dataclass(frozen=True)
+class City:
+    """One city: the cells of its dice (in placement order) and its open city edges."""
+
+    cells: tuple[Cell, ...]
+    open_edges: int
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.open_edges == 0
+
+    @property
+    def points(self) -> int:
+        """What the city would score now: its points if closed, else nothing."""
+        return points(self.size) if self.is_closed else 0
+
+
+def cities(grid: Grid) -> list[City]:
+    """Every city on the grid, ordered by the first-placed die of each."""
+    order = list(grid)
+    seen: set[Cell] = set()
+    found: list[City] = []
+    for start in order:
+        if start in seen or not grid[start]:
+            continue
+        seen.add(start)
+        stack = [start]
+        members: list[Cell] = []
+        open_edges = 0
+        while stack:
+            cell = stack.pop()
+            members.append(cell)
+            x, y = cell
+            mask = grid[cell]
+            for i, (dx, dy) in enumerate(STEPS):
+                if not mask >> i & 1:
+                    continue
+                other = (x + dx, y + dy)
+                if other not in grid:
+                    open_edges += 1
+                elif other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        members.sort(key=order.index)
+        found.append(City(tuple(members), open_edges))
+    return found
+
+
+def scoring_city(found: list[City]) -> City | None:
+    """The largest closed city (the first placed among equals), or None if none is closed."""
+    best: City | None = None
+    for city in found:
+        if city.is_closed and (best is None or city.size > best.size):
+            best = city
+    return best

@@ -1,0 +1,392 @@
+"""Rules of Carcassonne: The Dice Game (see ``RULES.md`` beside this file for every ruling).
+
+One decision per step: after each roll the active seat places one city die, sets a knight
+aside, re-rolls the dice still on the table, scores, or (with three knights) holds a knight
+for a doubled next turn. Rolls happen inside ``perform`` (and ``setup`` for the first turn)
+with the dice passed in, so the log and a replay hold every throw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema
+
+from engine.carcassonne import city as geometry
+from engine.carcassonne.bots import HeuristicBot
+from engine.carcassonne.faces import (
+    CATAPULT,
+    CITY_FACES,
+    DICE,
+    FACES,
+    KNIGHT,
+    ROTATIONS,
+    edge_list,
+    face_mask,
+)
+from engine.carcassonne.state import (
+    ASIDE,
+    FREE,
+    GONE,
+    PLACED,
+    CarcassonneState,
+    PlacedDie,
+    RolledDie,
+    Turn,
+    TurnRecord,
+)
+from engine.carcassonne.view import build_view, state_from_view
+from engine.contract import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Prompt,
+    RandomBot,
+    Result,
+    View,
+    ranks_from_keys,
+)
+from engine.dice import Dice
+
+TARGET = 42
+"""The game ends as soon as a player has 42 points or more."""
+ROLLS = 3
+"""Rolls a turn may have."""
+KNIGHTS_TO_HOLD = 3
+"""Knights set aside in one turn that allow holding one instead of scoring."""
+
+ACTION_TYPES = ("place", "keep_knight", "reroll", "score", "hold_knight")
+
+
+class CarcassonneOptions(Schema):
+    """Carcassonne takes no options: 2 to 5 seats play, and a single seat plays solo."""
+
+
+def grid_of(turn: Turn) -> geometry.Grid:
+    """The turn's city grid: cell -> city-edge mask, in placement order."""
+    return {(p.x, p.y): face_mask(p.face, p.rotation) for p in turn.placed}
+
+
+def dice_for(held: list[bool], seat: int) -> int:
+    """Dice in ``seat``'s turn: nine minus the knights the other seats hold."""
+    return DICE - sum(1 for other, holds in enumerate(held) if holds and other != seat)
+
+
+def _int_field(action: Action, key: str) -> int:
+    value = action.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalAction(
+            "malformed_action", f"a {action['type']} action needs an integer {key!r}"
+        )
+    return value
+
+
+class Carcassonne(Game):
+    """Carcassonne: The Dice Game, for 2-5 players, or one playing solo to 42 points."""
+
+    name = "carcassonne"
+    title = "Carcassonne: The Dice Game"
+    min_seats = 1
+    max_seats = 5
+    options_schema = CarcassonneOptions
+    state_class = CarcassonneState
+    rules_page = "engine/carcassonne/RULES.md"
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+
+    # --- set-up -------------------------------------------------------------------------
+    def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> CarcassonneState:
+        state = CarcassonneState(
+            seats=seats,
+            scores=[0] * seats,
+            held=[False] * seats,
+            turns=[0] * seats,
+            turn=Turn(seat=0, dice=DICE, doubled=False),
+        )
+        self._start_turn(state, 0, dice, [])
+        return state
+
+    # --- whose decision -------------------------------------------------------------------
+    def to_act(self, state: CarcassonneState) -> dict[int, Prompt]:
+        if state.winner is not None:
+            return {}
+        turn = state.turn
+        text = f"roll {turn.rolls} of {ROLLS}: place city dice, keep knights, re-roll or score"
+        return {turn.seat: Prompt("turn", text=text)}
+
+    def legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
+        turn = state.turn
+        if state.winner is not None or seat != turn.seat:
+            return []
+        grid = grid_of(turn)
+        cells = geometry.frontier(grid)
+        actions: list[Action] = []
+        seen: set[str] = set()
+        knight: int | None = None
+        free = 0
+        for index, die in enumerate(turn.roll):
+            if die.status != FREE:
+                continue
+            free += 1
+            if die.face == KNIGHT:
+                knight = index if knight is None else knight
+                continue
+            if die.face in seen:
+                continue
+            seen.add(die.face)
+            for x, y in cells:
+                for rotation in ROTATIONS[die.face]:
+                    if geometry.fits(grid, (x, y), face_mask(die.face, rotation)):
+                        actions.append(
+                            {"type": "place", "die": index, "x": x, "y": y, "rotation": rotation}
+                        )
+        if knight is not None:
+            actions.append({"type": "keep_knight", "die": knight})
+        if free and turn.rolls < ROLLS:
+            actions.append({"type": "reroll"})
+        actions.append({"type": "score"})
+        if turn.knights >= KNIGHTS_TO_HOLD:
+            actions.append({"type": "hold_knight"})
+        return actions
+
+    def describe(self, state: CarcassonneState, seat: int, action: Action) -> str:
+        turn = state.turn
+        kind = action.get("type")
+        if kind == "place":
+            face = turn.roll[action["die"]].face
+            edges = "+".join(edge_list(face_mask(face, action["rotation"])))
+            return (
+                f"Place die {action['die']} ({face}, city on {edges}) "
+                f"at ({action['x']}, {action['y']})"
+            )
+        if kind == "keep_knight":
+            return f"Set the knight on die {action['die']} aside"
+        if kind == "reroll":
+            free = sum(1 for die in turn.roll if die.status == FREE)
+            return f"Re-roll the {free} dice on the table (roll {turn.rolls + 1} of {ROLLS})"
+        if kind == "score":
+            best = geometry.scoring_city(geometry.cities(grid_of(turn)))
+            if best is None:
+                return "End the turn and score nothing (no closed city)"
+            won = best.points * (2 if turn.doubled else 1)
+            doubled = ", doubled" if turn.doubled else ""
+            return f"End the turn and score {won} points (a closed city of {best.size}{doubled})"
+        if kind == "hold_knight":
+            return "End the turn without scoring and keep a knight to double your next turn"
+        return super().describe(state, seat, action)
+
+    # --- moves ----------------------------------------------------------------------------
+    def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
+        kind = action.get("type")
+        if kind not in ACTION_TYPES:
+            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        turn = state.turn
+        if kind == "place":
+            self._check_place(turn, action)
+        elif kind == "keep_knight":
+            self._check_die(turn, action, knight=True)
+        elif kind == "reroll":
+            if turn.rolls >= ROLLS:
+                raise IllegalAction("no_rolls_left", f"you have rolled {ROLLS} times this turn")
+            if not any(die.status == FREE for die in turn.roll):
+                raise IllegalAction("nothing_to_reroll", "no die is left on the table to re-roll")
+        elif kind == "hold_knight" and turn.knights < KNIGHTS_TO_HOLD:
+            raise IllegalAction(
+                "too_few_knights",
+                f"holding a knight needs {KNIGHTS_TO_HOLD} knights set aside this turn, "
+                f"you have {turn.knights}",
+            )
+
+    def _check_die(self, turn: Turn, action: Action, knight: bool) -> str:
+        index = _int_field(action, "die")
+        if not 0 <= index < len(turn.roll):
+            raise IllegalAction("no_such_die", f"the current roll has no die {index}")
+        die = turn.roll[index]
+        if die.status != FREE:
+            raise IllegalAction("die_not_free", f"die {index} is no longer on the table")
+        if knight and die.face != KNIGHT:
+            raise IllegalAction("not_a_knight", f"die {index} shows {die.face}, not a knight")
+        if not knight and die.face not in CITY_FACES:
+            raise IllegalAction("not_a_city_die", f"die {index} shows {die.face}, not a city")
+        for lower, other in enumerate(turn.roll[:index]):
+            if other.status == FREE and other.face == die.face:
+                raise IllegalAction(
+                    "use_lowest_die",
+                    f"die {lower} shows the same face as die {index}; "
+                    f"dice showing the same face are used lowest number first",
+                )
+        return die.face
+
+    def _check_place(self, turn: Turn, action: Action) -> None:
+        face = self._check_die(turn, action, knight=False)
+        x, y = _int_field(action, "x"), _int_field(action, "y")
+        rotation = _int_field(action, "rotation")
+        if rotation not in ROTATIONS[face]:
+            raise IllegalAction(
+                "bad_rotation",
+                f"a {face} is placed with rotation {' or '.join(map(str, ROTATIONS[face]))} "
+                f"(quarter turns clockwise)",
+            )
+        grid = grid_of(turn)
+        if (x, y) in grid:
+            raise IllegalAction("cell_taken", f"a die is already built at ({x}, {y})")
+        if not grid and (x, y) != geometry.ORIGIN:
+            raise IllegalAction("first_die_at_origin", "the first die of a turn goes at (0, 0)")
+        if grid and (x, y) not in geometry.frontier(grid):
+            raise IllegalAction("not_adjacent", f"({x}, {y}) does not touch the city grid")
+        if not geometry.fits(grid, (x, y), face_mask(face, rotation)):
+            raise IllegalAction(
+                "edges_do_not_match",
+                "every edge a die shares must match: city to city, field to field",
+            )
+
+    def perform(
+        self, state: CarcassonneState, seat: int, action: Action, dice: Dice
+    ) -> list[Event]:
+        turn = state.turn
+        kind = action["type"]
+        events: list[Event] = []
+        if kind == "place":
+            die = turn.roll[action["die"]]
+            die.status = PLACED
+            turn.placed.append(PlacedDie(action["x"], action["y"], die.face, action["rotation"]))
+            mask = face_mask(die.face, action["rotation"])
+            events.append(
+                {
+                    "type": "placed",
+                    "seat": seat,
+                    "die": action["die"],
+                    "face": die.face,
+                    "x": action["x"],
+                    "y": action["y"],
+                    "rotation": action["rotation"],
+                    "edges": edge_list(mask),
+                }
+            )
+            cell = (action["x"], action["y"])
+            for found in geometry.cities(grid_of(turn)):
+                if cell in found.cells and found.is_closed:
+                    events.append(
+                        {
+                            "type": "city_closed",
+                            "seat": seat,
+                            "size": found.size,
+                            "points": found.points,
+                        }
+                    )
+        elif kind == "keep_knight":
+            turn.roll[action["die"]].status = ASIDE
+            turn.knights += 1
+            events.append(
+                {
+                    "type": "knight_aside",
+                    "seat": seat,
+                    "die": action["die"],
+                    "knights": turn.knights,
+                }
+            )
+        elif kind == "reroll":
+            count = sum(1 for die in turn.roll if die.status == FREE)
+            self._roll(state, count, dice, events)
+        elif kind == "score":
+            self._score(state, dice, events)
+        elif kind == "hold_knight":
+            state.held[seat] = True
+            state.turns[seat] += 1
+            state.last = TurnRecord(seat=seat, ending="held_knight", doubled=turn.doubled)
+            events.append({"type": "knight_held", "seat": seat})
+            self._start_turn(state, (seat + 1) % state.seats, dice, events)
+        return events
+
+    def _score(self, state: CarcassonneState, dice: Dice, events: list[Event]) -> None:
+        turn = state.turn
+        seat = turn.seat
+        best = geometry.scoring_city(geometry.cities(grid_of(turn)))
+        size = best.size if best else 0
+        won = geometry.points(size) * (2 if turn.doubled else 1)
+        state.scores[seat] += won
+        state.turns[seat] += 1
+        state.last = TurnRecord(seat, "scored", city=size, points=won, doubled=turn.doubled)
+        events.append(
+            {
+                "type": "scored",
+                "seat": seat,
+                "city": size,
+                "points": won,
+                "doubled": turn.doubled,
+                "score": state.scores[seat],
+            }
+        )
+        if state.scores[seat] >= TARGET:
+            state.winner, state.won_by = seat, "points"
+            events.append(
+                {"type": "game_won", "seat": seat, "by": "points", "score": state.scores[seat]}
+            )
+        else:
+            self._start_turn(state, (seat + 1) % state.seats, dice, events)
+
+    def _start_turn(
+        self, state: CarcassonneState, seat: int, dice: Dice, events: list[Event]
+    ) -> None:
+        doubled = state.held[seat]
+        state.held[seat] = False
+        state.turn = Turn(seat=seat, dice=dice_for(state.held, seat), doubled=doubled)
+        events.append(
+            {"type": "turn_started", "seat": seat, "dice": state.turn.dice, "doubled": doubled}
+        )
+        self._roll(state, state.turn.dice, dice, events)
+
+    def _roll(self, state: CarcassonneState, count: int, dice: Dice, events: list[Event]) -> None:
+        turn = state.turn
+        faces = [dice.face(FACES) for _ in range(count)]
+        turn.rolls += 1
+        turn.roll = [RolledDie(face, GONE if face == CATAPULT else FREE) for face in faces]
+        events.append({"type": "rolled", "seat": turn.seat, "roll": turn.rolls, "faces": faces})
+        gone = [index for index, face in enumerate(faces) if face == CATAPULT]
+        if not gone:
+            return
+        turn.catapults += len(gone)
+        events.append(
+            {
+                "type": "catapults_passed",
+                "seat": turn.seat,
+                "dice": gone,
+                "this_turn": turn.catapults,
+            }
+        )
+        if turn.catapults >= DICE:
+            state.winner, state.won_by = turn.seat, "catapults"
+            state.turns[turn.seat] += 1
+            state.last = TurnRecord(turn.seat, "nine_catapults", doubled=turn.doubled)
+            events.append(
+                {
+                    "type": "game_won",
+                    "seat": turn.seat,
+                    "by": "catapults",
+                    "score": state.scores[turn.seat],
+                }
+            )
+
+    # --- observation ----------------------------------------------------------------------
+    def view(self, state: CarcassonneState, seat: int | None) -> View:
+        return build_view(state, seat)
+
+    def result(self, state: CarcassonneState) -> Result | None:
+        if state.winner is None:
+            return None
+        keys = [(seat == state.winner, score) for seat, score in enumerate(state.scores)]
+        detail: dict[str, Any] = {
+            "winner": state.winner,
+            "won_by": state.won_by,
+            "turns": list(state.turns),
+        }
+        if state.seats == 1:
+            detail["solo_turns"] = state.turns[0]
+        return Result(scores=list(state.scores), ranks=ranks_from_keys(keys), detail=detail)
+
+    def sample(self, view: View, seat: int | None, dice: Dice) -> CarcassonneState:
+        """Nothing is hidden in this game: the view alone rebuilds the state exactly."""
+        return state_from_view(view)
+
+
+GAME = Carcassonne()
