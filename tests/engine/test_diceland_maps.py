@@ -1,0 +1,144 @@
+"""The eight Diceland maps (house designs): every map is well formed and playable."""
+
+from __future__ import annotations
+
+import json
+from math import sqrt
+
+import pytest
+
+from engine.diceland import GAME
+from engine.diceland.board import AXIAL_STEPS, COLOURS, Board, bits
+from engine.diceland.mapgen import DESIGNS, build
+from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
+from engine.simulate import make_bots, play
+
+MAPS = list(MAP_NAMES)
+
+
+def test_there_are_eight_maps_a_to_h_marked_as_house_designs():
+    assert MAPS == ["A", "B", "C", "D", "E", "F", "G", "H"]
+    for name, data in MAP_DATA.items():
+        assert data["name"] == name
+        assert data["house_design"] is True and "House design" in data["note"]
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_map_files_are_what_the_generator_makes(name):
+    design = next(d() for d in DESIGNS if d().name == name)
+    assert json.loads(json.dumps(build(design))) == MAP_DATA[name]
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_map_has_about_110_hexes_and_a_start_near_the_centre(name):
+    board = BOARDS[name]
+    assert 100 <= len(board.coords) <= 125
+
+    def pixel(q: int, r: int) -> tuple[float, float]:
+        return sqrt(3) * (q + r / 2), 1.5 * r
+
+    xs, ys = zip(*(pixel(q, r) for q, r in board.coords), strict=True)
+    cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+    sx, sy = pixel(*board.coords[board.start])
+    assert sqrt((sx - cx) ** 2 + (sy - cy) ** 2) <= 2.0, "start within about one hex of centre"
+    assert board.territory_of[board.start] == -1 and not board.obstacle_mask >> board.start & 1
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_map_has_twelve_treasures_two_per_colour_in_different_territories(name):
+    board = BOARDS[name]
+    assert board.treasure_mask.bit_count() == 12
+    for colour in COLOURS:
+        treasures = list(bits(board.treasure_colour_mask[colour]))
+        assert len(treasures) == 2
+        assert len({board.territory_of[t] for t in treasures}) == 2
+    for terr in MAP_DATA[name]["territories"]:
+        assert all(t in terr["hexes"] for t in terr["treasures"])
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_map_territories_are_connected_sizes_2_to_6_in_six_colours(name):
+    board = BOARDS[name]
+    assert {t.colour for t in board.territories} == set(COLOURS)
+    for terr in board.territories:
+        assert 2 <= len(terr.hexes) <= 6
+        assert board.is_linked(1 << terr.hexes[0], terr.mask & ~(1 << terr.hexes[0]))
+    for i in range(len(board.coords)):
+        if board.territory_of[i] < 0:
+            continue
+        for j in bits(board.neighbour_mask[i]):
+            t, u = board.territory_of[i], board.territory_of[j]
+            if u >= 0 and u != t:
+                assert board.territories[t].colour != board.territories[u].colour, (
+                    "neighbouring territories never share a colour"
+                )
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_every_non_obstacle_hex_is_reachable_from_the_start(name):
+    board = BOARDS[name]
+    dist = board.distances(1 << board.start)
+    for i in range(len(board.coords)):
+        if not board.obstacle_mask >> i & 1:
+            assert dist[i] >= 0, board.coords[i]
+    every = {(q + dq, r + dr) for q, r in board.coords for dq, dr in AXIAL_STEPS}
+    assert len(every) > len(board.coords), "coordinates are axial hexes"
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_every_colour_can_be_completed_following_the_rules(name):
+    """Cross the whole map one die at a time under the territory rule: never stuck."""
+    board = BOARDS[name]
+    crossed = 1 << board.start
+    land = sum(t.mask for t in board.territories)
+    completed_order = []
+    while crossed & land != land:
+        step = next(
+            (
+                (c, m)
+                for c in COLOURS
+                if board.working_on(crossed, c)
+                for m in board.placements(crossed, c, 1)
+            ),
+            None,
+        ) or next(((c, m) for c in COLOURS for m in board.placements(crossed, c, 1)), None)
+        assert step is not None, "stuck before the map was complete"
+        crossed |= step[1]
+        for c in board.completed_colours(crossed):
+            if c not in completed_order:
+                completed_order.append(c)
+    assert sorted(completed_order) == sorted(COLOURS)
+    assert board.has_won(crossed)
+
+
+def test_maps_differ_in_character():
+    def profile(board: Board) -> tuple:
+        sizes = [len(t.hexes) for t in board.territories]
+        return (
+            len(board.coords),
+            board.obstacle_mask.bit_count(),
+            len(sizes),
+            round(sum(sizes) / len(sizes), 1),
+        )
+
+    profiles = {name: profile(BOARDS[name]) for name in MAPS}
+    assert len(set(profiles.values())) == 8, profiles
+    sizes = {
+        name: sum(len(t.hexes) for t in BOARDS[name].territories) / len(BOARDS[name].territories)
+        for name in MAPS
+    }
+    assert sizes["E"] < 3 < 4.5 < sizes["F"], "Mosaic is small-grained, Broad Fields large"
+    far = {
+        name: sum(
+            BOARDS[name].distances(1 << BOARDS[name].start)[t]
+            for t in bits(BOARDS[name].treasure_mask)
+        )
+        for name in MAPS
+    }
+    assert far["H"] > far["E"], "The Rim keeps its treasures further out than Mosaic"
+
+
+@pytest.mark.parametrize("pair", [("A", "B"), ("C", "D"), ("E", "F"), ("G", "H")])
+def test_a_seeded_random_game_finishes_on_every_map(pair):
+    played = play(GAME, make_bots(GAME, ["random", "random"]), f"maps-{pair}", {"maps": list(pair)})
+    assert played.result.winners
