@@ -1,0 +1,102 @@
+"""Each SDK method speaks the path, method and body docs/API.md gives its resource."""
+
+from __future__ import annotations
+
+from clients.sdk import Client, ServerEvent
+from clients.sdk.sse import parse_events
+from tests.clients.peer import Answer, Peer
+
+
+def test_create_game_posts_seats_options_and_seed(peer: Peer, sdk: Client) -> None:
+    peer.answer(Answer(201, {"id": "g1", "creator_token": "c"}))
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "random"}]
+    assert sdk.create_game("toy", seats, {"rounds": 2}, seed="s")["id"] == "g1"
+    sent = peer.received[0]
+    assert (sent.method, sent.path) == ("POST", "/v1/games")
+    assert sent.body == {"game": "toy", "seats": seats, "options": {"rounds": 2}, "seed": "s"}
+
+
+def test_join_catalogue_log_and_picture_paths(peer: Peer, sdk: Client) -> None:
+    peer.answer(
+        Answer(201, {"seat": 1, "seat_token": "t"}),
+        Answer(200, [{"name": "toy"}]),
+        Answer(200, {"name": "toy"}),
+        Answer(200, {"entries": []}),
+        Answer(200, "<svg/>", {"Content-Type": "image/svg+xml"}),
+    )
+    assert sdk.join("g1", 1, "bo")["seat_token"] == "t"
+    assert sdk.catalogue() == [{"name": "toy"}]
+    assert sdk.game_info("toy") == {"name": "toy"}
+    assert sdk.log("g1") == {"entries": []}
+    assert sdk.picture_svg("g1", player=1) == "<svg/>"
+    assert [(r.method, r.path) for r in peer.received] == [
+        ("POST", "/v1/games/g1/seats/1/join"),
+        ("GET", "/v1/catalogue"),
+        ("GET", "/v1/catalogue/toy"),
+        ("GET", "/v1/games/g1/log"),
+        ("GET", "/v1/games/g1/picture.svg"),
+    ]
+    assert peer.received[0].body == {"name": "bo"}
+    assert peer.received[-1].query == {"player": ["1"]}
+
+
+def _sse(*events: tuple[str, str, str]) -> list[str]:
+    chunks = ["retry: 2000\n\n", ": heartbeat\n\n"]
+    chunks += [f"id: {i}\nevent: {kind}\ndata: {data}\n\n" for i, kind, data in events]
+    return chunks
+
+
+def test_stream_events_resumes_from_the_last_event_id(peer: Peer, sdk: Client) -> None:
+    stream = {"Content-Type": "text/event-stream"}
+    peer.answer(
+        Answer(
+            200,
+            headers=stream,
+            chunks=_sse(
+                ("1-0", "action", '{"type": "action", "seat": 0}'),
+                ("2-0", "to_act", '{"type": "to_act"}'),
+            ),
+        ),
+        Answer(200, headers=stream, chunks=_sse(("3-0", "game_over", '{"type": "game_over"}'))),
+    )
+    seen = list(sdk.stream_events("g1"))
+    assert [(e.id, e.event) for e in seen] == [
+        ("1-0", "action"),
+        ("2-0", "to_act"),
+        ("3-0", "game_over"),
+    ]
+    assert seen[0].data == {"type": "action", "seat": 0}
+    assert "last-event-id" not in peer.received[0].headers
+    assert peer.received[1].headers["last-event-id"] == "2-0"
+    assert peer.received[1].path == "/v1/games/g1/events/stream"
+
+
+def test_stream_events_starts_from_a_given_id(peer: Peer, sdk: Client) -> None:
+    peer.answer(
+        Answer(
+            200,
+            headers={"Content-Type": "text/event-stream"},
+            chunks=_sse(("8-0", "game_over", "{}")),
+        )
+    )
+    assert [e.id for e in sdk.stream_events("g1", last_event_id="7-0")] == ["8-0"]
+    assert peer.received[0].headers["last-event-id"] == "7-0"
+
+
+def test_sse_parser_joins_data_lines_and_skips_comments() -> None:
+    lines = [
+        ": hello",
+        "id: 5",
+        "event: note",
+        "data: first",
+        "data: second",
+        "",
+        'data: {"a": 1}',
+        "",
+        "event: empty",
+        "",
+    ]
+    assert list(parse_events(lines)) == [
+        ServerEvent("5", "note", "first\nsecond"),
+        ServerEvent("5", "message", {"a": 1}),
+    ]
