@@ -10,9 +10,17 @@ from engine.diceland.board import Board
 
 MAP_NAMES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
 
-MAP_DATA: dict[str, dict[str, Any]] = {
-    name: json.loads((Path(__file__).with_name(f"{name}.json")).read_text()) for name in MAP_NAMES
+MAP_TEXT: dict[str, str] = {
+    name: Path(__file__).with_name(f"{name}.json").read_text() for name in MAP_NAMES
 }
-"""Each map's JSON data, exactly as stored (and as shown in views under ``"maps"``)."""
+"""Each map's JSON file, as stored."""
+
+MAP_DATA: dict[str, dict[str, Any]] = {name: json.loads(text) for name, text in MAP_TEXT.items()}
+"""Each map's JSON data (views get a fresh copy from :func:`map_data`)."""
 
 BOARDS: dict[str, Board] = {name: Board(data) for name, data in MAP_DATA.items()}
+
+
+def map_data(name: str) -> dict[str, Any]:
+    """A fresh copy of a map's data, safe to hand out in a view."""
+    return json.loads(MAP_TEXT[name])
