@@ -73,4 +73,4 @@ def test_terminal_board_offsets_the_short_rows():
     lines = console.export_text().splitlines()
     top = next(line for line in lines if " b   b   g   g " in line)
     middle = next(line for line in lines if " o   b   b   p   o   o   o " in line)
-    assert top.index("b") - middle.index("o") == 4  # two cells of half-width offset
+    assert top.index("b") - middle.index("o") == 6  # half a cell (2 columns) per hex fewer
