@@ -1,0 +1,49 @@
+"""Burgundy bots: legal moves only, from the view; the heuristic beats random and scores solo."""
+
+from __future__ import annotations
+
+import statistics
+
+from engine.burgundy import GAME
+from engine.burgundy.bots import HeuristicBot
+from engine.contract import RandomBot
+from engine.simulate import make_bots, play
+
+
+def test_bots_are_registered():
+    assert GAME.bots == {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def test_heuristic_solo_batch_plays_only_legal_actions_and_scores_in_range():
+    scores = []
+
+    def legal_only(game, state, seat, action):
+        assert action in game.legal_actions(state, seat)
+
+    for n in range(40):
+        played = play(
+            GAME,
+            make_bots(GAME, ["heuristic"]),
+            f"burgundy-solo-test-{n}",
+            {"variant": "solo"},
+            on_step=legal_only,
+            bot_seed=n,
+        )
+        assert played.state.round == 24
+        scores.append(played.result.scores[0])
+    assert all(10 <= s <= 150 for s in scores)
+    assert statistics.mean(scores) >= 45  # the 1,000-game figure is in bench/burgundy_report.py
+
+
+def test_heuristic_beats_random_in_multiplayer_games_on_every_duchy():
+    wins = 0
+    for n, duchy in enumerate("ABCD" * 3):
+        played = play(
+            GAME,
+            make_bots(GAME, ["random", "heuristic"]),
+            f"burgundy-vs-{n}",
+            {"duchy": duchy},
+            bot_seed=n,
+        )
+        wins += played.result.ranks[1] == 1
+    assert wins >= 10
