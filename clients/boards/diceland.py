@@ -1,0 +1,145 @@
+"""Terminal picture of a Diceland map with rich, from the view dict only.
+
+Hex rows are offset by half a cell. Each hex is three characters on its territory's colour:
+``X`` crossed, a diamond for a treasure space (``X`` beside it once crossed), ``S`` the start,
+black blocks for obstacles. Neighbouring territories never share a colour, so colours show
+the territories. Below: the status bar, the dice and every seat's treasures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+STYLE = {
+    "red": "red3",
+    "yellow": "gold1",
+    "green": "green3",
+    "blue": "dodger_blue2",
+    "orange": "dark_orange",
+    "grey": "grey58",
+}
+COLOURS = tuple(STYLE)
+TREASURE = "\u2666"
+
+
+SHORT = {"red": "Rd", "yellow": "Yl", "green": "Gn", "blue": "Bl", "orange": "Or", "grey": "Gy"}
+
+
+def _die(colour: str) -> Text:
+    text = Text(f" {SHORT.get(colour, '??')} ", style=f"bold black on {STYLE.get(colour, 'white')}")
+    text.append(" ")
+    return text
+
+
+def _map(data: dict[str, Any], crosses: set[tuple[int, int]]) -> Text:
+    colour_of: dict[tuple[int, int], str] = {}
+    treasures: set[tuple[int, int]] = set()
+    for terr in data["territories"]:
+        for q, r in terr["hexes"]:
+            colour_of[(q, r)] = terr["colour"]
+        treasures.update((q, r) for q, r in terr["treasures"])
+    obstacles = {(q, r) for q, r in data["obstacles"]}
+    start = (data["start"][0], data["start"][1])
+    cells = [*colour_of, *obstacles, start]
+    columns = {h: 2 * h[0] + h[1] for h in cells}
+    left = min(columns.values())
+    text = Text()
+    for r in sorted({h[1] for h in cells}):
+        row = sorted((columns[h] - left, h) for h in cells if h[1] == r)
+        at = 0
+        for col, h in row:
+            text.append(" " * (2 * col - at))
+            at = 2 * col + 4
+            if h in obstacles:
+                text.append("\u2588\u2588\u2588", style="grey11")
+            elif h == start:
+                text.append(" S ", style="bold red on white")
+            else:
+                crossed = h in crosses
+                if h in treasures:
+                    label = f"X{TREASURE} " if crossed else f" {TREASURE} "
+                else:
+                    label = " X " if crossed else "   "
+                text.append(label, style=f"bold black on {STYLE[colour_of[h]]}")
+            text.append(" ")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def _status(view: dict[str, Any], player: dict[str, Any]) -> Table:
+    bar = Table(show_header=True, box=None, padding=(0, 1))
+    for colour in COLOURS:
+        bar.add_column(Text(colour, style=STYLE[colour]), justify="center")
+    bar.add_row(
+        *(
+            "\u25cf" * player["treasures"].get(c, 0)
+            + "\u25cb" * (2 - player["treasures"].get(c, 0))
+            for c in COLOURS
+        )
+    )
+    bar.add_row(*("\u2714 done" if c in player["completed"] else "" for c in COLOURS))
+    return bar
+
+
+def _dice(view: dict[str, Any]) -> Text:
+    dice = view["dice"]
+    text = Text()
+    text.append("Aside: ")
+    for _ in range(dice["aside"]):
+        text.append_text(_die(dice["chosen"]))
+    if not dice["aside"]:
+        text.append("-")
+    text.append("   Last throw: ")
+    for colour in dice["last_throw"]:
+        text.append_text(_die(colour))
+    tt = view.get("treasure_throw")
+    if tt:
+        text.append(f"\nTreasure throw (seat {tt['seat']}): ")
+        for colour in tt["dice"]:
+            text.append_text(_die(colour))
+        if tt["queue"]:
+            text.append(f"  then seats {', '.join(str(s) for s in tt['queue'])}")
+    return text
+
+
+def render(view: dict[str, Any], seat: int | None) -> RenderableType:
+    """``seat``'s map (None: the viewing seat, else seat 0) with status bar, dice and scores."""
+    shown = seat if seat is not None else view.get("you") or 0
+    player = view["players"][shown]
+    data = view["maps"][player["map"]]
+    crosses = {(q, r) for q, r in player["crosses"]}
+    scores = Table(box=None, padding=(0, 1), show_header=True)
+    for column in ("seat", "map", "treasures", "complete", "phase 2"):
+        scores.add_column(column)
+    for s, p in enumerate(view["players"]):
+        phase2 = p.get("phase2")
+        state = ""
+        if phase2 is not None:
+            state = "decided" if phase2["decided"] else "deciding" if phase2["owes"] else "-"
+        mark = "\u25b6 " if s == view["turn_player"] else "  "
+        scores.add_row(
+            f"{mark}{s}",
+            p["map"],
+            f"{p['treasure_total']}/{view['goal']['treasures']}",
+            ", ".join(p["completed"]) or "-",
+            state,
+        )
+    if view.get("winners"):
+        status = Text(
+            "Winner: " + ", ".join(f"seat {w}" for w in view["winners"]), style="bold green"
+        )
+    else:
+        pending = ", ".join(str(s) for s in view["pending"]) or "nobody"
+        status = Text(
+            f"Turn {view['turn']}, seat {view['turn_player']} active, phase {view['phase']}; "
+            f"waiting for seat {pending}"
+        )
+    body = Group(_map(data, crosses), Text(""), _status(view, player), _dice(view), status, scores)
+    title = f"Diceland \u2014 seat {shown}, map {data['name']} ({data.get('title', '')})"
+    return Panel(body, title=title, expand=False)

@@ -1,0 +1,207 @@
+"""SVG picture of one player's Diceland map, drawn from a view dict only.
+
+Hexes are filled with their territory's colour and outlined by territory, obstacles are
+black, the start hex is white, treasure spaces carry a gold gem, crossed spaces a dark X.
+Below the map: the status bar (treasures per colour, completed colours) and the dice.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+FILL = {
+    "red": "#d9453d",
+    "yellow": "#f2cf3c",
+    "green": "#5aae4e",
+    "blue": "#3f7fd0",
+    "orange": "#f08c2e",
+    "grey": "#9a9a9a",
+}
+COLOURS = tuple(FILL)
+SIZE = 20.0
+SQ3 = math.sqrt(3)
+EDGE_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+"""The axial neighbour across edge ``i`` (between corners ``i`` and ``i + 1``)."""
+
+
+def _corner(x: float, y: float, i: int, size: float = SIZE) -> tuple[float, float]:
+    angle = math.radians(60 * i - 30)
+    return x + size * math.cos(angle), y + size * math.sin(angle)
+
+
+def _points(x: float, y: float, size: float = SIZE) -> str:
+    return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in (_corner(x, y, i, size) for i in range(6)))
+
+
+def _text(x: float, y: float, s: str, size: int = 13, **attrs: Any) -> str:
+    extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
+        f"{extra}>{escape(s)}</text>"
+    )
+
+
+def _gem(x: float, y: float, r: float = 6.0) -> str:
+    pts = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.45
+        a = math.radians(-90 + 36 * i)
+        pts.append(f"{x + rad * math.cos(a):.1f},{y + rad * math.sin(a):.1f}")
+    return f'<polygon points="{" ".join(pts)}" fill="#ffd700" stroke="#6b5300" stroke-width="1"/>'
+
+
+def _die(x: float, y: float, colour: str, size: float = 16.0, dim: bool = False) -> str:
+    opacity = ' opacity="0.45"' if dim else ""
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{size}" height="{size}" rx="3" '
+        f'fill="{FILL.get(colour, "#ccc")}" stroke="#222"{opacity}/>'
+    )
+
+
+def _map_layer(
+    data: dict[str, Any], crosses: set[tuple[int, int]], ox: float, oy: float
+) -> list[str]:
+    owner: dict[tuple[int, int], int] = {}
+    colour_of: dict[tuple[int, int], str] = {}
+    treasures: set[tuple[int, int]] = set()
+    for tid, terr in enumerate(data["territories"]):
+        for q, r in terr["hexes"]:
+            owner[(q, r)] = tid
+            colour_of[(q, r)] = terr["colour"]
+        treasures.update((q, r) for q, r in terr["treasures"])
+    obstacles = {(q, r) for q, r in data["obstacles"]}
+    start = (data["start"][0], data["start"][1])
+
+    def centre(h: tuple[int, int]) -> tuple[float, float]:
+        return ox + SIZE * SQ3 * (h[0] + h[1] / 2), oy + SIZE * 1.5 * h[1]
+
+    out: list[str] = []
+    cells = [*owner, *obstacles, start]
+    for h in cells:
+        x, y = centre(h)
+        fill = "#111" if h in obstacles else "#ffffff" if h == start else FILL[colour_of[h]]
+        out.append(
+            f'<polygon points="{_points(x, y)}" fill="{fill}" stroke="#ffffff" stroke-width="1"/>'
+        )
+    for h in cells:
+        x, y = centre(h)
+        mine = owner.get(h, -1 if h != start else -2)
+        for i, (dq, dr) in enumerate(EDGE_STEPS):
+            n = (h[0] + dq, h[1] + dr)
+            theirs = owner.get(n, -2 if n == start else -1 if n in obstacles else -3)
+            if mine >= 0 and theirs != mine:
+                (x1, y1), (x2, y2) = _corner(x, y, i), _corner(x, y, i + 1)
+                out.append(
+                    f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                    'stroke="#222" stroke-width="2.2" stroke-linecap="round"/>'
+                )
+    for h in treasures:
+        x, y = centre(h)
+        out.append(_gem(x, y))
+    for h in crosses:
+        x, y = centre(h)
+        d = SIZE * 0.5
+        colour = "#d9453d" if h == start else "#1a1a1a"
+        out.append(
+            f'<path d="M{x - d:.1f},{y - d:.1f} L{x + d:.1f},{y + d:.1f} '
+            f'M{x + d:.1f},{y - d:.1f} L{x - d:.1f},{y + d:.1f}" stroke="{colour}" '
+            'stroke-width="3.2" stroke-linecap="round"/>'
+        )
+    return out
+
+
+def render_svg(view: dict[str, Any], player: int | None = None) -> str:
+    """A self-contained SVG of ``player``'s map (None: the viewing seat, else seat 0)."""
+    seat = player if player is not None else view.get("you") or 0
+    me = view["players"][seat]
+    data = view["maps"][me["map"]]
+    coords = [
+        *(tuple(h) for t in data["territories"] for h in t["hexes"]),
+        *(tuple(h) for h in data["obstacles"]),
+        tuple(data["start"]),
+    ]
+    xs = [SQ3 * (q + r / 2) for q, r in coords]
+    ys = [1.5 * r for _, r in coords]
+    margin = 16.0
+    ox = margin + SIZE - SIZE * min(xs)
+    oy = 54.0 + SIZE - SIZE * min(ys)
+    map_w = SIZE * (max(xs) - min(xs)) + 2 * SIZE
+    map_h = SIZE * (max(ys) - min(ys)) + 2 * SIZE
+    width = max(map_w + 2 * margin, 480.0)
+    bar_y = 54.0 + map_h + 14
+    height = bar_y + 150
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}">',
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#f4efe4"/>',
+        _text(margin, 24, f"Diceland \u2014 seat {seat}", 18, font_weight="bold"),
+        _text(
+            margin,
+            44,
+            f"Map {data['name']}: {data.get('title', '')}   \u2022   turn {view['turn']}, "
+            f"seat {view['turn_player']} active   \u2022   phase {view['phase']}",
+            12,
+        ),
+    ]
+    crosses = {(q, r) for q, r in me["crosses"]}
+    out += _map_layer(data, crosses, ox, oy)
+
+    # status bar: two treasure slots and a completed box per colour
+    out.append(_text(margin, bar_y + 4, "Treasures", 12, font_weight="bold"))
+    complete = set(me["completed"])
+    for k, colour in enumerate(COLOURS):
+        x = margin + 74 + k * 62
+        found = me["treasures"].get(colour, 0)
+        out.append(
+            f'<rect x="{x:.1f}" y="{bar_y - 10:.1f}" width="56" height="22" rx="4" '
+            f'fill="{FILL[colour]}" stroke="#222"/>'
+        )
+        for slot in range(2):
+            cx = x + 12 + slot * 16
+            fill = "#ffd700" if slot < found else "#ffffff"
+            out.append(
+                f'<circle cx="{cx:.1f}" cy="{bar_y + 1:.1f}" r="5.5" fill="{fill}" stroke="#222"/>'
+            )
+        mark = "\u2714" if colour in complete else ""
+        out.append(_text(x + 42, bar_y + 6, mark, 13, font_weight="bold"))
+    out.append(
+        _text(
+            margin,
+            bar_y + 32,
+            f"{me['treasure_total']} of {view['goal']['treasures']} treasures; "
+            f"complete colours: {', '.join(me['completed']) or 'none'}",
+            12,
+        )
+    )
+
+    # dice: aside, last throw, treasure throw
+    dice = view["dice"]
+    y = bar_y + 48
+    out.append(_text(margin, y + 12, "Aside", 12, font_weight="bold"))
+    for k in range(dice["aside"]):
+        out.append(_die(margin + 56 + k * 20, y, dice["chosen"] or "grey"))
+    out.append(_text(margin + 200, y + 12, "Last throw", 12, font_weight="bold"))
+    for k, colour in enumerate(dice["last_throw"]):
+        dim = colour == dice["chosen"]
+        out.append(_die(margin + 280 + k * 20, y, colour, dim=dim))
+    y += 26
+    tt = view.get("treasure_throw")
+    if tt:
+        out.append(
+            _text(margin, y + 12, f"Treasure throw (seat {tt['seat']})", 12, font_weight="bold")
+        )
+        for k, colour in enumerate(tt["dice"]):
+            out.append(_die(margin + 190 + k * 20, y, colour))
+        y += 26
+    if view.get("winners"):
+        status = "Winner: " + ", ".join(f"seat {w}" for w in view["winners"])
+    else:
+        status = "Waiting for: " + (", ".join(f"seat {s}" for s in view["pending"]) or "nobody")
+    scores = "   ".join(f"seat {s}: {t}" for s, t in enumerate(view["scores"]))
+    out.append(_text(margin, y + 12, status, 12, font_weight="bold"))
+    out.append(_text(margin, y + 30, f"Treasures \u2014 {scores}", 12))
+    out.append("</svg>")
+    return "\n".join(out)
