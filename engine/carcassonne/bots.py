@@ -150,3 +150,7 @@ class HeuristicBot(Bot):
             ) == face:
                 return action
         return None
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+"""The bots a Carcassonne seat may be given, by name."""

@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import Schema
 
 from engine.carcassonne import city as geometry
-from engine.carcassonne.bots import HeuristicBot
+from engine.carcassonne.bots import BOTS
 from engine.carcassonne.faces import (
     CATAPULT,
     CITY_FACES,
@@ -42,7 +42,6 @@ from engine.contract import (
     Game,
     IllegalAction,
     Prompt,
-    RandomBot,
     Result,
     View,
     ranks_from_keys,
@@ -92,7 +91,7 @@ class Carcassonne(Game):
     options_schema = CarcassonneOptions
     state_class = CarcassonneState
     rules_page = "engine/carcassonne/RULES.md"
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = BOTS
 
     # --- set-up -------------------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> CarcassonneState:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 FREE = "free"
 """A die still on the table: it may be placed, kept (a knight) or re-rolled."""
 PLACED = "placed"

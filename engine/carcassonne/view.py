@@ -97,7 +97,7 @@ def build_view(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
                 "turns": state.turns[s],
             }
             for s in range(state.seats)
-        ],  # fmt: skip
+        ],
         "turn": _turn_view(state.turn),
         "last_turn": None
         if last is None
