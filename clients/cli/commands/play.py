@@ -40,10 +40,10 @@ def read_choice(count: int) -> int:
         console.print(f"[red]{answer!r} is not a number between 1 and {count}[/]")
 
 
-def describe_events(events: list[dict[str, Any]], names: list[str]) -> None:
-    """One dim line per move other seats made (bots included)."""
+def describe_events(events: list[dict[str, Any]], names: list[str], me: int) -> None:
+    """One dim line per move the other seats made (bots included)."""
     for event in events:
-        if event.get("type") != "action":
+        if event.get("type") != "action" or event.get("seat") == me:
             continue
         seat = event.get("seat")
         who = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
@@ -117,7 +117,7 @@ def play(
             legal = me.legal_actions(game_id)
             actions = legal.get("actions") or []
             if not actions:  # the server moved on between the two reads
-                cursor = wait_for_others(me, game_id, cursor, 1.0, names, quiet)
+                cursor = wait_for_others(me, game_id, cursor, 1.0, names, quiet, my_seat)
                 continue
             if not quiet:
                 console.print(Rule(f"version {legal['version']}"))
@@ -140,14 +140,20 @@ def play(
             except IllegalActionError as refused:
                 console.print(f"[red]refused:[/] {refused.detail}")
             continue
-        cursor = wait_for_others(me, game_id, cursor, wait, names, quiet)
+        cursor = wait_for_others(me, game_id, cursor, wait, names, quiet, my_seat)
 
 
 def wait_for_others(
-    me: Client, game_id: str, cursor: str | None, wait: float, names: list[str], quiet: bool
+    me: Client,
+    game_id: str,
+    cursor: str | None,
+    wait: float,
+    names: list[str],
+    quiet: bool,
+    my_seat: int,
 ) -> str | None:
     """Long-poll the events after ``cursor`` (printing others' moves); the new cursor."""
     polled = me.events(game_id, after=cursor, wait=wait)
     if not quiet:
-        describe_events(polled.get("events") or [], names)
+        describe_events(polled.get("events") or [], names, my_seat)
     return polled.get("cursor", cursor)

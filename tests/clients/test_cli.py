@@ -1,0 +1,213 @@
+"""The ``dicehall`` commands against the live service (real gunicorn, Redis and rq workers)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from clients.cli.errors import EXIT_INVALID, EXIT_NOT_FOUND, EXIT_UNREACHABLE
+from clients.cli.main import cli
+from clients.sdk import Client, StaleVersion
+
+pytestmark = pytest.mark.usefixtures("worker")
+
+
+def dicehall(server: str, *args: str, input: str | None = None) -> Result:
+    """Run one command in-process, as a person would type it."""
+    runner = CliRunner()
+    return runner.invoke(
+        cli,
+        list(args),
+        input=input,
+        env={"DICEHALL_URL": server, "DICEHALL_TOKEN": None, "COLUMNS": "200"},
+    )
+
+
+def game_id_in(output: str) -> str:
+    found = re.search(r"game ([0-9a-f]{16})", output)
+    assert found, output
+    return found.group(1)
+
+
+def wait_over(client: Client, game_id: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        summary = client.game(game_id)
+        if summary["status"] == "over":
+            return summary
+        client.events(game_id, wait=2)
+    raise AssertionError(f"game {game_id} did not end within {timeout} s")
+
+
+def test_games_lists_the_catalogue(live_server: str) -> None:
+    result = dicehall(live_server, "games")
+    assert result.exit_code == 0, result.output
+    assert "carcassonne" in result.output
+    assert "random" in result.output
+
+
+def test_new_joins_every_human_seat_and_prints_its_token(live_server: str) -> None:
+    result = dicehall(
+        live_server,
+        "new",
+        "toy",
+        "--humans",
+        "2",
+        "--bots",
+        "1",
+        "--bot",
+        "random",
+        "--name",
+        "ann",
+        "--option",
+        "rounds=2",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    made = json.loads(result.stdout)
+    assert [(s["seat"], s["name"]) for s in made["seats"]] == [(0, "ann"), (1, "player2")]
+    summary = Client(live_server).game(made["id"])
+    assert summary["status"] == "active"
+    assert summary["options"] == {"rounds": 2}
+    for seat in made["seats"]:
+        assert Client(live_server, seat["seat_token"]).view(made["id"])["seat"] == seat["seat"]
+    assert Client(live_server, made["creator_token"]).view(made["id"])["status"] == "active"
+
+
+def test_new_prints_a_token_table_for_people(live_server: str) -> None:
+    result = dicehall(live_server, "new", "toy", "--humans", "1", "--bots", "1", "--bot", "random")
+    assert result.exit_code == 0, result.output
+    assert "creator token creator_" in result.stdout
+    assert "seat_" in result.stdout
+
+
+def test_unknown_game_exits_not_found_with_the_problem(live_server: str) -> None:
+    result = dicehall(live_server, "new", "no-such-game", "--bots", "1")
+    assert result.exit_code == EXIT_NOT_FOUND
+    assert "unknown_game" in result.stderr
+    assert result.stdout == ""
+
+
+def test_invalid_options_exit_invalid_and_name_the_field(live_server: str) -> None:
+    result = dicehall(
+        live_server, "new", "toy", "--bots", "1", "--bot", "random", "--option", "rounds=99"
+    )
+    assert result.exit_code == EXIT_INVALID
+    assert "invalid_options" in result.stderr
+    assert "rounds" in result.stderr
+
+
+def test_malformed_option_is_a_usage_error(live_server: str) -> None:
+    result = dicehall(live_server, "new", "toy", "--option", "rounds")
+    assert result.exit_code == 2
+    assert "KEY=VALUE" in result.output
+
+
+def test_unreachable_server_exits_unreachable() -> None:
+    result = dicehall("http://127.0.0.1:9", "games")
+    assert result.exit_code == EXIT_UNREACHABLE
+    assert "Cannot reach the server" in result.stderr
+
+
+def test_play_reads_menu_choices_from_stdin(live_server: str) -> None:
+    # Sealed Bids: each round the menu lists the hand; "1" bids the lowest card left. Spare
+    # lines cover menus shown again when the bot's simultaneous bid made ours stale (412).
+    result = dicehall(
+        live_server, "play", "toy", "--bots", "1", "--bot", "random", input="x\n9\n" + "1\n" * 12
+    )
+    assert result.exit_code == 0, result.output
+    assert "'x' is not a number between 1 and 4" in result.output
+    assert "'9' is not a number between 1 and 4" in result.output
+    assert "Result" in result.output
+    game_id = game_id_in(result.output)
+    log = Client(live_server).log(game_id)
+    mine = [e["action"] for e in log["entries"] if e["seat"] == 0]
+    assert mine == [{"type": "bid", "card": card} for card in (1, 2, 3, 4)]
+
+
+def test_play_quits_on_q_leaving_the_game_open(live_server: str) -> None:
+    result = dicehall(live_server, "play", "toy", "--bots", "1", "--bot", "random", input="q\n")
+    assert result.exit_code == 0, result.output
+    assert Client(live_server).game(game_id_in(result.output))["status"] == "active"
+
+
+def test_play_carcassonne_auto_plays_a_whole_game_then_verifies(live_server: str) -> None:
+    result = dicehall(live_server, "play", "carcassonne", "--bots", "2", "--auto")
+    assert result.exit_code == 0, result.output[-3000:]
+    assert "game over" in result.output
+    assert "Result" in result.output
+    game_id = game_id_in(result.output)
+    token = re.search(r"seat token (\S+)", result.output)
+    assert token
+    summary = Client(live_server).game(game_id)
+    assert summary["status"] == "over"
+    assert len(summary["result"]["ranks"]) == 3
+    verdict = dicehall(live_server, "verify", game_id, "--seat-token", f"0={token.group(1)}")
+    assert verdict.exit_code == 0, verdict.output
+    assert "VERIFIED" in verdict.output
+    assert "the final view of seat 0 equals the server's" in verdict.output
+
+
+def test_replay_prints_every_turn_with_the_seed(live_server: str) -> None:
+    made = json.loads(
+        dicehall(
+            live_server, "new", "toy", "--humans", "0", "--bots", "2", "--bot", "random", "--json"
+        ).stdout
+    )
+    summary = wait_over(Client(live_server), made["id"])
+    result = dicehall(live_server, "replay", made["id"])
+    assert result.exit_code == 0, result.output
+    assert f"seed {summary['seed']}" in result.output
+    turns = re.findall(r"^│\s+(\d+) │", result.output, flags=re.MULTILINE)
+    assert [int(t) for t in turns] == list(range(summary["version"] + 1))
+
+
+@pytest.mark.parametrize("mode", [[], ["--sse"]], ids=["long-poll", "sse"])
+def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str]) -> None:
+    hall = Client(live_server)
+    created = hall.create_game(
+        "toy", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "random"}], {"rounds": 3}
+    )
+    seat = hall.with_token(hall.join(created["id"], 0, "ann")["seat_token"])
+    watcher = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from clients.cli.main import cli; cli()",
+            "watch",
+            created["id"],
+            "--server",
+            live_server,
+            *mode,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(1.0)  # let the watcher draw the start and begin following
+        while seat.view(created["id"])["status"] != "over":
+            legal = seat.legal_actions(created["id"])
+            if legal["actions"]:
+                with contextlib.suppress(StaleVersion):  # the bot's simultaneous bid came first
+                    seat.act(
+                        created["id"], legal["actions"][0]["action"], if_match=legal["version"]
+                    )
+            else:
+                seat.events(created["id"], wait=1)
+        out, err = watcher.communicate(timeout=60)
+    finally:
+        watcher.kill()
+    assert watcher.returncode == 0, err
+    versions = [int(v) for v in re.findall(r" v(\d+) \(", out)]
+    assert versions[0] < versions[-1]
+    assert len(versions) >= 3
+    assert "Result" in out
