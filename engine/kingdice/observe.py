@@ -10,30 +10,38 @@ were drawn and shuffled back (they are known to be in the stockpile).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
 from engine.dice import Dice
 from engine.kingdice.board import DRAGON, NOBODY
-from engine.kingdice.conditions import COLOURS
+from engine.kingdice.conditions import COLOURS, describe
 from engine.kingdice.data import CARDS, DICE, LAYOUTS
 from engine.kingdice.state import ExtraDie, KingState, Phase, Player
 
 
-def card_json(card_id: int) -> dict[str, Any]:
-    """A citizen card as the view shows it face up in the job market."""
-    from engine.kingdice.conditions import describe
-
+def _card_text(card_id: int) -> str:
     card = CARDS[card_id]
-    return {
-        "id": card_id,
-        "stack": card["stack"],
-        "name": card["name"],
-        "effect": card["effect"],
-        "symbol": dict(card["symbol"]),
-        "conditions": card["conditions"],
-        "text": " / ".join(describe(c) for c in card["conditions"]),
-    }
+    return json.dumps(
+        {
+            "id": card_id,
+            "stack": card["stack"],
+            "name": card["name"],
+            "effect": card["effect"],
+            "symbol": dict(card["symbol"]),
+            "conditions": card["conditions"],
+            "text": " / ".join(describe(c) for c in card["conditions"]),
+        }
+    )
+
+
+_CARD_TEXT = [_card_text(c["id"]) for c in CARDS]
+
+
+def card_json(card_id: int) -> dict[str, Any]:
+    """A citizen card as the view shows it face up in the job market (a fresh copy)."""
+    return json.loads(_CARD_TEXT[card_id])
 
 
 def held_json(card_id: int) -> dict[str, Any]:
@@ -53,15 +61,12 @@ def unseen_tiles(state: KingState) -> list[str]:
     return sorted(left.elements())
 
 
-def make_view(game: Any, state: KingState, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (None: a spectator) may see. Every seat sees the same public data."""
-    layout = LAYOUTS[state.seats]
-    parts = game.scores(state)
-    spaces = []
+def _static_spaces(players: int) -> list[dict[str, Any]]:
+    layout = LAYOUTS[players]
+    out = []
     for s in range(layout.size):
         x, y = layout.position(s)
-        occ = state.occupant[s]
-        spaces.append(
+        out.append(
             {
                 "id": s,
                 "terrain": layout.terrain[s],
@@ -71,13 +76,29 @@ def make_view(game: Any, state: KingState, seat: int | None) -> dict[str, Any]:
                 "x": round(x, 3),
                 "y": round(y, 3),
                 "neighbours": list(layout.neighbours[s]),
-                "tile": state.tiled[s],
-                "face_down": state.face_down[s],
-                "marker": occ if occ >= 0 else None,
-                "dragon": occ == DRAGON,
-                "gem": state.gem[s] or None,
             }
         )
+    return out
+
+
+_STATIC = {players: _static_spaces(players) for players in LAYOUTS}
+
+
+def make_view(game: Any, state: KingState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) may see. Every seat sees the same public data."""
+    parts = game.scores(state)
+    spaces = [
+        {
+            **static,
+            "neighbours": list(static["neighbours"]),
+            "tile": state.tiled[s],
+            "face_down": state.face_down[s],
+            "marker": state.occupant[s] if state.occupant[s] >= 0 else None,
+            "dragon": state.occupant[s] == DRAGON,
+            "gem": state.gem[s] or None,
+        }
+        for s, static in enumerate(_STATIC[state.seats])
+    ]
     players = []
     for s, p in enumerate(state.players):
         players.append(

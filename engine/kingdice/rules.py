@@ -19,6 +19,7 @@ from engine.contract import (
     Game,
     IllegalAction,
     Prompt,
+    RandomBot,
     Result,
     View,
     ranks_from_keys,
@@ -26,6 +27,7 @@ from engine.contract import (
 from engine.dice import Dice
 from engine.kingdice import board
 from engine.kingdice.board import DRAGON, NOBODY
+from engine.kingdice.bots import HeuristicBot
 from engine.kingdice.conditions import COLOURS, Die, level
 from engine.kingdice.data import (
     CARDS,
@@ -91,6 +93,7 @@ class KingOfTheDice(Game):
     options_schema = KingOptions
     state_class = KingState
     rules_page = "engine/kingdice/RULES.md"
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
     # --- set-up -------------------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> KingState:
@@ -469,7 +472,7 @@ class KingOfTheDice(Game):
                 state.known_in_stock.remove(tile)
             state.drawn.append(tile)
         state.to_place = min(place, len(state.drawn))
-        ev.append({"type": "drew", "tiles": list(state.drawn), "stock": len(state.stock)})
+        ev.append({"type": "drew", "tiles": list(state.drawn), "tiles_left": len(state.stock)})
 
     def _need_marker(self, state: KingState, seat: int, phase: Phase, dice: Dice, ev: list) -> None:
         """Enter a phase where ``seat`` places a marker; with none left, ``seat`` wins."""
