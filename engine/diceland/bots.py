@@ -61,34 +61,31 @@ class Scorer:
             self.crossed |= 1 << b.index[(q, r)]
         self.table = all_distances(b)
         self.open_treasures = list(bits(b.treasure_mask & ~self.crossed))
-        self.near = {
-            t: min(
-                (self.table[c][t] for c in bits(self.crossed) if self.table[c][t] >= 0), default=FAR
-            )
-            for t in self.open_treasures
-        }
+        crossed = list(bits(self.crossed))
+        self.near = {t: min(FAR, *(self.table[c][t] for c in crossed)) for t in self.open_treasures}
         left = {c: (b.colour_mask[c] & ~self.crossed).bit_count() for c in COLOURS}
         self.target = min((c for c in COLOURS if left[c]), key=lambda c: left[c], default="")
         self.enough = me["treasure_total"] >= 9
 
     def score(self, colour: str, mask: int) -> float:
+        """Treasures, crosses, progress on the target colour, a finished territory and how
+        much nearer the uncrossed treasures come (all hexes are reachable on every map)."""
         b = self.board
-        value = CROSS * mask.bit_count()
+        hexes = list(bits(mask))
+        value = CROSS * len(hexes)
         value += TREASURE * (mask & b.treasure_mask).bit_count()
         if colour == self.target:
-            value += TARGET * mask.bit_count() * (3 if self.enough else 1)
-        new = self.crossed | mask
-        for i in bits(mask):
-            terr = b.territories[b.territory_of[i]]
-            if terr.mask & ~new == 0:
-                value += FINISH
-            break
+            value += TARGET * len(hexes) * (3 if self.enough else 1)
+        terr = b.territories[b.territory_of[hexes[0]]]
+        if terr.mask & ~(self.crossed | mask) == 0:
+            value += FINISH
         gain = 0
+        table = self.table
         for t in self.open_treasures:
             if (mask >> t) & 1:
                 continue
-            before = min(self.near[t], FAR)
-            after = min([before, *(self.table[i][t] for i in bits(mask) if self.table[i][t] >= 0)])
+            before = self.near[t]
+            after = min(before, *(table[i][t] for i in hexes))
             gain += before - after
         return value + APPROACH * gain
 
