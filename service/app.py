@@ -11,7 +11,7 @@ from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from service import redis_conn
+from service import ratelimit, redis_conn
 from service.config import Settings
 from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
 from service.schemas import ProblemSchema
@@ -94,15 +94,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     redis_conn.init_app(app)
+    ratelimit.init_app(app)
     api = Api(app)
     api.spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}
     )
     app.register_error_handler(Problem, problem_response)
 
-    from service.api import catalogue, events, games, health, pictures, play
+    from service.api import bots, catalogue, events, games, health, pictures, play, tournaments
 
-    for module in (health, catalogue, games, play, events, pictures):
+    for module in (health, catalogue, games, play, events, pictures, bots, tournaments):
         api.register_blueprint(module.blp)
     app.extensions["dicehall.api"] = api
     return app

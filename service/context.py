@@ -6,20 +6,16 @@ from flask import current_app, request
 
 from service.games import GameService
 from service.problems import Problem
-from service.redis_conn import get_redis
-from service.runtime import bot_scheduler
-from service.store import GameStore
+from service.runtime import game_service as build_game_service
 
 
 def game_service() -> GameService:
-    """The game service over the app's Redis and rq queue."""
-    settings = current_app.config["DICEHALL"]
-    if "dicehall.scheduler" not in current_app.extensions:
-        current_app.extensions["dicehall.scheduler"] = bot_scheduler(settings)
-    store = GameStore(get_redis(), settings.key_prefix)
-    return GameService(
-        store, current_app.extensions["dicehall.scheduler"], settings.idempotency_ttl
-    )
+    """The game service over the app's Redis and rq queue (one per app)."""
+    if "dicehall.games" not in current_app.extensions:
+        current_app.extensions["dicehall.games"] = build_game_service(
+            current_app.config["DICEHALL"]
+        )
+    return current_app.extensions["dicehall.games"]
 
 
 def bearer_token() -> str | None:

@@ -1,31 +1,51 @@
-"""Game operations shared by the HTTP API and the bot jobs: create, join, act, observe.
+"""Game operations shared by the HTTP API and the jobs: create, join, act, observe.
 
-Nothing here knows Flask: callers pass the store and the bot scheduler. Every state change
-goes through :meth:`GameStore.transact` (compare-and-set on the game's version) and, once
-committed, asks the scheduler to play whatever bot seats now owe a decision.
+Nothing here knows Flask: callers pass the store, the accounts and a :class:`Jobs` that
+schedules background work. Every state change goes through :meth:`GameStore.transact`
+(compare-and-set on the game's version). After a commit, :meth:`GameService._after` asks the
+jobs to play the bot seats that owe a decision, arms the deadlines of the seats that newly
+owe one, tells external bots through their feeds, and wakes the game's tournament.
 """
 
 from __future__ import annotations
 
+import random
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine import dice as dice_mod
-from engine.contract import Game, IllegalAction, InvalidOptions
+from engine.contract import Game, IllegalAction, InvalidOptions, Prompt, RandomBot
 from engine.games import UnknownGame, get_game
 from service import tokens
+from service.accounts import AccountStore
 from service.problems import Problem
 from service.store import GameRecord, GameStatus, GameStore, Pipeline, SeatRecord
 
-BotScheduler = Callable[[str, int, list[int]], None]
-"""Called after a commit with (game id, version, bot seats that owe a decision)."""
+
+class Jobs(Protocol):
+    """Background work the game service asks for (rq in the app and workers)."""
+
+    def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
+
+    def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
+
+    def tournament(self, tournament_id: str) -> None: ...
 
 
-def no_bots(game_id: str, version: int, seats: list[int]) -> None:
-    """A scheduler that plays nothing (for tools that only read)."""
+class NoJobs:
+    """Jobs that do nothing (for tools that only read, and for replays)."""
+
+    def bots(self, game_id: str, version: int, seats: list[int]) -> None:
+        pass
+
+    def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
+        pass
+
+    def tournament(self, tournament_id: str) -> None:
+        pass
 
 
 @dataclass
@@ -44,12 +64,35 @@ def lookup_game(name: str) -> Game:
         raise Problem(404, "unknown_game", f"there is no game called {name!r}") from None
 
 
-class GameService:
-    """The operations of the API on games, over a store and a bot scheduler."""
+def prompts_json(record: GameRecord, prompts: Mapping[int, Prompt]) -> dict[str, Any]:
+    """``to_act`` as the API shows it: each prompt with its deadline, if the game has a clock."""
+    shown = {}
+    for seat, prompt in sorted(prompts.items()):
+        item = prompt.to_json()
+        item["deadline"] = record.deadline(seat)
+        shown[str(seat)] = item
+    return shown
 
-    def __init__(self, store: GameStore, schedule_bots: BotScheduler, idempotency_ttl: int) -> None:
+
+def visible(event: Mapping[str, Any], seat: int | None) -> bool:
+    """Whether an event may be shown to ``seat`` (None: a spectator)."""
+    to = event.get("to")
+    return to is None or (seat is not None and seat in to)
+
+
+class GameService:
+    """The operations of the API on games."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        accounts: AccountStore,
+        jobs: Jobs,
+        idempotency_ttl: int,
+    ) -> None:
         self.store = store
-        self.schedule_bots = schedule_bots
+        self.accounts = accounts
+        self.jobs = jobs
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -60,8 +103,7 @@ class GameService:
             raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
         return record
 
-    @staticmethod
-    def identify(record: GameRecord, token: str | None) -> Caller:
+    def identify(self, record: GameRecord, token: str | None) -> Caller:
         """Who ``token`` is in this game. Raises Problem 401 for a token that opens nothing."""
         if token is None:
             return Caller()
@@ -70,6 +112,12 @@ class GameService:
         for seat, info in enumerate(record.seats):
             if tokens.matches(token, info.token_digest):
                 return Caller(seat=seat)
+        if token.startswith("bot_"):
+            account = self.accounts.by_token(token)
+            if account is not None:
+                for seat, info in enumerate(record.seats):
+                    if info.account == account.id:
+                        return Caller(seat=seat)
         raise Problem(401, "unauthorized", "this token opens no seat of this game")
 
     @staticmethod
@@ -78,7 +126,9 @@ class GameService:
             raise Problem(401, "unauthorized", "send the seat's token as 'Authorization: Bearer'")
         return caller.seat
 
-    def to_act(self, record: GameRecord) -> dict[int, Any]:
+    @staticmethod
+    def prompts(record: GameRecord) -> dict[int, Prompt]:
+        """Who owes a decision now (nobody unless the game is active)."""
         if record.status is not GameStatus.ACTIVE:
             return {}
         game = get_game(record.game)
@@ -93,11 +143,13 @@ class GameService:
             "version": record.version,
             "seats": [seat.public(n) for n, seat in enumerate(record.seats)],
             "options": record.options,
-            "to_act": {str(s): p.to_json() for s, p in self.to_act(record).items()},
+            "to_act": prompts_json(record, self.prompts(record)),
             "result": record.result,
             "commitment": record.commitment,
             "seed": record.seed if record.status is GameStatus.OVER else None,
             "created_at": record.created_at,
+            "decision_seconds": record.decision_seconds,
+            "tournament": record.tournament,
         }
 
     def observe(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
@@ -111,7 +163,7 @@ class GameService:
             "seat": seat,
             "status": record.status.value,
             "view": game.view(state, seat),
-            "to_act": {str(s): p.to_json() for s, p in to_act.items()},
+            "to_act": prompts_json(record, to_act),
             "result": record.result,
         }
 
@@ -124,6 +176,7 @@ class GameService:
             "game_id": record.id,
             "version": record.version,
             "seat": seat,
+            "deadline": record.deadline(seat) if owes else None,
             "actions": [{"action": a, "text": game.describe(state, seat, a)} for a in actions],
         }
 
@@ -152,93 +205,115 @@ class GameService:
         }
 
     # --- creating and joining ----------------------------------------------------------
-    def create(
-        self,
-        game_name: str,
-        seats: list[Mapping[str, Any]],
-        options: Mapping[str, Any] | None,
-        seed: str | None,
-    ) -> tuple[GameRecord, str]:
-        """Create a game; returns the record and the creator's token (shown once)."""
-        game = lookup_game(game_name)
-        try:
-            loaded = game.validate_options(len(seats), options or {})
-        except InvalidOptions as exc:
-            raise Problem(422, "invalid_options", exc.reason, errors=exc.errors) from None
-        seat_records = []
+    def _seat_records(self, game: Game, seats: list[Mapping[str, Any]]) -> list[SeatRecord]:
+        records = []
         for n, seat in enumerate(seats):
-            if seat["kind"] == "bot":
+            kind = seat["kind"]
+            if kind == "bot":
                 bot = seat.get("bot") or "random"
                 if bot not in game.bots:
                     known = ", ".join(sorted(game.bots))
                     raise Problem(
                         422, "unknown_bot", f"seat {n}: {game.title} has no bot {bot!r} ({known})"
                     )
-                seat_records.append(
-                    SeatRecord("bot", seat.get("name") or f"{bot}-{n}", bot, None, True)
-                )
+                records.append(SeatRecord("bot", seat.get("name") or f"{bot}-{n}", bot, None, True))
+            elif kind == "external":
+                account = self.accounts.get(seat.get("account") or "")
+                if account is None:
+                    raise Problem(
+                        422, "unknown_account", f"seat {n}: no bot account {seat.get('account')!r}"
+                    )
+                name = seat.get("name") or account.name
+                records.append(SeatRecord("external", name, None, None, True, account.id))
             else:
-                seat_records.append(SeatRecord("human", seat.get("name") or f"seat-{n}"))
+                records.append(SeatRecord("human", seat.get("name") or f"seat-{n}"))
+        return records
+
+    def create(
+        self,
+        game_name: str,
+        seats: list[Mapping[str, Any]],
+        options: Mapping[str, Any] | None,
+        seed: str | None,
+        decision_seconds: float | None = None,
+        tournament: str | None = None,
+        game_id: str | None = None,
+    ) -> tuple[GameRecord, str]:
+        """Create a game; returns the record and the creator's token (shown once).
+
+        Raises Problem (unknown game or bot or account, invalid options) and store.Conflict
+        when ``game_id`` is given and taken.
+        """
+        game = lookup_game(game_name)
+        try:
+            loaded = game.validate_options(len(seats), options or {})
+        except InvalidOptions as exc:
+            raise Problem(422, "invalid_options", exc.reason, errors=exc.errors) from None
+        seat_records = self._seat_records(game, seats)
         secret = seed if seed is not None else dice_mod.new_seed()
         dice = dice_mod.Dice(secret)
         state = game.setup(len(seats), loaded, dice)
         creator_token = tokens.new_token("creator")
+        now = time.time()
         record = GameRecord(
-            id=uuid.uuid4().hex[:16],
+            id=game_id or uuid.uuid4().hex[:16],
             game=game.name,
             seats=seat_records,
             options=loaded,
             seed=secret,
             commitment=dice_mod.commitment(secret),
             creator_digest=tokens.digest(creator_token),
-            created_at=time.time(),
+            created_at=now,
             counter=dice.counter,
             state=game.dump_state(state),
+            decision_seconds=decision_seconds,
+            tournament=tournament,
         )
-        setup_draws = dice.take_draws()
-        events: list[dict[str, Any]] = [
-            {"type": "game_created", "game": game.name, "commitment": record.commitment}
-        ]
-        if all(seat.joined for seat in seat_records):
-            record.status = GameStatus.ACTIVE
-            events.append(self._started_event(game, state))
         setup_entry = {
             "n": 0,
             "version": 0,
             "seat": None,
             "action": {"type": "setup"},
             "sealed": False,
-            "draws": setup_draws,
-            "at": record.created_at,
+            "draws": dice.take_draws(),
+            "at": now,
         }
+        events: list[dict[str, Any]] = [
+            {"type": "game_created", "game": game.name, "commitment": record.commitment}
+        ]
+        if all(seat.joined for seat in seat_records):
+            self._start(record, game, state, events)
         self.store.create(record, events, [setup_entry])
+        for seat in seat_records:
+            if seat.account:
+                self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
-            self._schedule(record, game.to_act(state))
+            self._after(record, {}, game.to_act(state), actor=None)
         return record, creator_token
 
     @staticmethod
-    def _started_event(game: Game, state: Any) -> dict[str, Any]:
-        return {
-            "type": "game_started",
-            "to_act": {str(s): p.to_json() for s, p in game.to_act(state).items()},
-        }
+    def _start(record: GameRecord, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
+        record.status = GameStatus.ACTIVE
+        now = time.time()
+        prompts = game.to_act(state)
+        record.due = {str(seat): now for seat in prompts}
+        events.append({"type": "game_started", "to_act": prompts_json(record, prompts)})
 
     def join(self, game_id: str, seat: int, name: str | None) -> tuple[GameRecord, str]:
         """Take a human seat; returns the record and the seat's token (shown once)."""
         token = tokens.new_token("seat")
         key = self.store.key_for(game_id, "game")
 
-        def decide(pipe: Pipeline) -> tuple[Callable[[Pipeline], None], GameRecord]:
+        def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
             record = self.store.load(game_id, pipe)
             if record is None:
                 raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
             if not 0 <= seat < len(record.seats):
-                raise Problem(
-                    404, "seat_not_found", f"game {game_id} has seats 0 to {len(record.seats) - 1}"
-                )
+                last = len(record.seats) - 1
+                raise Problem(404, "seat_not_found", f"game {game_id} has seats 0 to {last}")
             info = record.seats[seat]
             if info.kind != "human":
-                raise Problem(409, "seat_not_human", f"seat {seat} is played by the {info.bot} bot")
+                raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
             if info.joined:
                 raise Problem(409, "seat_taken", f"seat {seat} is already taken")
             info.joined, info.token_digest = True, tokens.digest(token)
@@ -248,9 +323,8 @@ class GameService:
                 {"type": "seat_joined", "seat": seat, "name": info.name}
             ]
             if all(s.joined for s in record.seats):
-                record.status = GameStatus.ACTIVE
                 game = get_game(record.game)
-                events.append(self._started_event(game, game.load_state(record.state)))
+                self._start(record, game, game.load_state(record.state), events)
 
             def writes(p: Pipeline) -> None:
                 self.store.write(p, record)
@@ -261,7 +335,7 @@ class GameService:
 
         record = self.store.transact([key], decide)
         if record.status is GameStatus.ACTIVE:
-            self._schedule(record, self.to_act(record))
+            self._after(record, {}, self.prompts(record), actor=None)
         return record, token
 
     # --- acting --------------------------------------------------------------------------
@@ -273,13 +347,15 @@ class GameService:
         if_match: int | None = None,
         idempotency_key: str | None = None,
         skip_bot_seat: int | None = None,
+        fallback: bool = False,
     ) -> dict[str, Any]:
         """Apply ``action`` for ``seat`` with compare-and-set on the game's version.
 
         Returns the answer of the move (version, the caller's events and view). The same
-        ``idempotency_key`` returns the stored first answer. Raises Problem: 404, 409
+        ``idempotency_key`` returns the stored first answer. ``fallback`` marks a move the
+        service made for a seat whose deadline passed. Raises Problem: 404, 409
         game_not_started / game_over, 412 version_mismatch (with the current view), 422
-        illegal_action (the game is unchanged).
+        illegal_action (the game is unchanged; the attempt is counted against the seat).
         """
         game_key = self.store.key_for(game_id, "game")
         idem_key = (
@@ -288,7 +364,8 @@ class GameService:
         watched = [game_key] + ([idem_key] if idem_key else [])
         committed: dict[str, Any] = {}
 
-        def decide(pipe: Pipeline) -> tuple[Callable[[Pipeline], None] | None, dict[str, Any]]:
+        def decide(pipe: Pipeline) -> tuple[Any, dict[str, Any]]:
+            committed.clear()
             if idem_key:
                 earlier = self.store.recall(pipe, idem_key)
                 if earlier is not None:
@@ -311,47 +388,50 @@ class GameService:
                 )
             game = get_game(record.game)
             state = game.load_state(record.state)
-            prompts_before = game.to_act(state)
+            before = game.to_act(state)
             dice = dice_mod.Dice(record.seed, record.counter)
             try:
                 events = game.apply(state, seat, action, dice)
             except IllegalAction as exc:
+                self.store.count(self.store.redis, game_id, "illegal", seat)
                 raise Problem(422, "illegal_action", exc.reason, rule=exc.code) from None
+            now = time.time()
+            took = now - record.due.get(str(seat), now)
             record.version += 1
             record.counter = dice.counter
             record.state = game.dump_state(state)
             result = game.result(state)
+            after = game.to_act(state) if result is None else {}
             if result is not None:
                 record.status = GameStatus.OVER
                 record.result = result.to_json()
-            sealed = prompts_before[seat].sealed
+            record.due = {
+                str(s): now if s == seat or s not in before else record.due.get(str(s), now)
+                for s in after
+            }
+            sealed = before[seat].sealed
             entry = {
                 "n": record.version,
                 "version": record.version,
                 "seat": seat,
                 "action": action,
                 "sealed": sealed,
+                "fallback": fallback,
                 "draws": dice.take_draws(),
-                "at": time.time(),
+                "at": now,
             }
-            stream = self._stream_entries(record, seat, action, sealed, events, game, state)
+            stream = self._stream_entries(record, seat, action, sealed, events, after)
+            observed = self.observe(record, seat)
             answer = {
-                "game_id": game_id,
-                "version": record.version,
-                "seat": seat,
+                **observed,
                 "events": [e for e in events if visible(e, seat)],
-                **{
-                    k: v
-                    for k, v in self.observe(record, seat).items()
-                    if k not in ("version", "seat", "game_id")
-                },
             }
-            committed["record"] = record
-            committed["to_act"] = game.to_act(state) if result is None else {}
+            committed.update(record=record, before=before, after=after)
 
             def writes(p: Pipeline) -> None:
                 self.store.write(p, record)
                 self.store.append_log(p, game_id, entry)
+                self.store.record_time(p, game_id, seat, took)
                 for item in stream:
                     self.store.publish(p, game_id, item)
                 if idem_key:
@@ -360,12 +440,42 @@ class GameService:
             return writes, answer
 
         answer = self.store.transact(watched, decide)
-        if "record" in committed:
-            to_act = committed["to_act"]
+        if committed:
+            after = dict(committed["after"])
             if skip_bot_seat is not None:
-                to_act = {s: p for s, p in to_act.items() if s != skip_bot_seat}
-            self._schedule(committed["record"], to_act)
+                after.pop(skip_bot_seat, None)
+            self._after(committed["record"], committed["before"], after, actor=seat)
         return answer
+
+    def play_fallback(self, game_id: str, seat: int, due: float) -> str:
+        """Play the random bot for ``seat`` if its decision that fell due at ``due`` is still
+        owed (its deadline passed); the miss is counted against the seat."""
+        record = self.store.load(game_id)
+        if record is None or record.status is not GameStatus.ACTIVE:
+            return "game not active"
+        if record.due.get(str(seat)) != due:
+            return "decision already made"
+        game = get_game(record.game)
+        state = game.load_state(record.state)
+        if seat not in game.to_act(state):
+            return "nothing owed"
+        rng = random.Random(f"{record.commitment}:{record.version}:{seat}:fallback")
+        action = RandomBot().choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        try:
+            self.act(
+                game_id,
+                seat,
+                action,
+                if_match=record.version,
+                idempotency_key=f"fallback-{record.version}",
+                fallback=True,
+            )
+        except Problem as problem:
+            if problem.code == "version_mismatch":
+                return "raced"
+            raise
+        self.store.count(self.store.redis, game_id, "missed", seat)
+        return "fallback played"
 
     @staticmethod
     def _stream_entries(
@@ -374,8 +484,7 @@ class GameService:
         action: Any,
         sealed: bool,
         events: list[dict[str, Any]],
-        game: Game,
-        state: Any,
+        after: Mapping[int, Prompt],
     ) -> list[dict[str, Any]]:
         entries: list[dict[str, Any]] = [
             {
@@ -402,21 +511,85 @@ class GameService:
             )
         else:
             entries.append(
-                {
-                    "type": "to_act",
-                    "version": record.version,
-                    "to_act": {str(s): p.to_json() for s, p in game.to_act(state).items()},
-                }
+                {"type": "to_act", "version": record.version, "to_act": prompts_json(record, after)}
             )
         return entries
 
-    def _schedule(self, record: GameRecord, to_act: Mapping[int, Any]) -> None:
-        bot_seats = [s for s in sorted(to_act) if record.seats[s].kind == "bot"]
+    def _after(
+        self,
+        record: GameRecord,
+        before: Mapping[int, Prompt],
+        after: Mapping[int, Prompt],
+        actor: int | None,
+    ) -> None:
+        """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments."""
+        if actor is None and record.status is GameStatus.ACTIVE:
+            for seat, info in enumerate(record.seats):
+                if info.account:
+                    self.accounts.notify(
+                        info.account,
+                        {
+                            "type": "game_started",
+                            "game_id": record.id,
+                            "seat": seat,
+                            "game": record.game,
+                        },
+                    )
+        newly_due = [s for s in sorted(after) if s == actor or s not in before]
+        bot_seats = [s for s in sorted(after) if record.seats[s].kind == "bot"]
         if bot_seats and record.status is GameStatus.ACTIVE:
-            self.schedule_bots(record.id, record.version, bot_seats)
+            self.jobs.bots(record.id, record.version, bot_seats)
+        for seat in newly_due:
+            info = record.seats[seat]
+            deadline = record.deadline(seat)
+            if info.kind != "bot" and deadline is not None:
+                self.jobs.deadline(record.id, seat, record.due[str(seat)], deadline)
+            if info.account:
+                self.accounts.notify(
+                    info.account,
+                    {
+                        "type": "decision_due",
+                        "game_id": record.id,
+                        "seat": seat,
+                        "version": record.version,
+                        "prompt": after[seat].to_json(),
+                        "deadline": deadline,
+                    },
+                )
+        if record.status is GameStatus.OVER:
+            for seat, info in enumerate(record.seats):
+                if info.account:
+                    self.accounts.notify(
+                        info.account,
+                        {
+                            "type": "game_over",
+                            "game_id": record.id,
+                            "seat": seat,
+                            "result": record.result,
+                        },
+                    )
+                    self.accounts.drop_game(info.account, record.id)
+            if record.tournament:
+                self.jobs.tournament(record.tournament)
 
-
-def visible(event: Mapping[str, Any], seat: int | None) -> bool:
-    """Whether a game event (or stream entry) may be shown to ``seat`` (None: spectator)."""
-    to = event.get("to")
-    return to is None or (seat is not None and seat in to)
+    def pending_for(self, account_id: str) -> list[dict[str, Any]]:
+        """Every decision the account owes now, across its games (what a feed says first)."""
+        pending = []
+        for game_id in self.accounts.games(account_id):
+            record = self.store.load(game_id)
+            if record is None:
+                continue
+            prompts = self.prompts(record)
+            for seat, info in enumerate(record.seats):
+                if info.account == account_id and seat in prompts:
+                    pending.append(
+                        {
+                            "type": "decision_due",
+                            "game_id": game_id,
+                            "seat": seat,
+                            "version": record.version,
+                            "prompt": prompts[seat].to_json(),
+                            "deadline": record.deadline(seat),
+                        }
+                    )
+        return pending

@@ -3,7 +3,8 @@
 ``play_bot`` plays one bot seat from that seat's view and legal actions only. A job carries
 the version it was enqueued for; if the game has moved on it does nothing. While the same
 seat keeps owing decisions (a Carcassonne turn is many steps) the job plays on itself instead
-of enqueueing a job per step.
+of enqueueing a job per step. ``deadline_passed`` plays the fallback for a seat whose
+decision timed out; ``tournament_tick`` moves a tournament along.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
             return f"done after {moves} moves: game not active"
         if record.version != version:
             return f"done after {moves} moves: stale (at {record.version}, job for {version})"
-        seatinfo = record.seats[seat]
-        if seatinfo.kind != "bot" or seatinfo.bot is None:
+        info = record.seats[seat]
+        if info.kind != "bot" or info.bot is None:
             return "not a bot seat"
         game = get_game(record.game)
         state = game.load_state(record.state)
         if seat not in game.to_act(state):
             return f"done after {moves} moves: nothing owed"
-        bot = game.bots[seatinfo.bot]()
-        rng = random.Random(f"{game_id}:{version}:{seat}")
+        bot = game.bots[info.bot]()
+        rng = random.Random(f"{record.commitment}:{version}:{seat}")
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:
             answer = service.act(
@@ -55,5 +56,17 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         version = answer["version"]
         if str(seat) not in answer["to_act"]:
             return f"done after {moves} moves"
-    service.schedule_bots(game_id, version, [seat])
+    service.jobs.bots(game_id, version, [seat])
     return f"handed on after {moves} moves"
+
+
+def deadline_passed(game_id: str, seat: int, due: float) -> str:
+    """The decision of ``seat`` that fell due at ``due`` has timed out: play the fallback."""
+    return game_service(Settings()).play_fallback(game_id, seat, due)
+
+
+def tournament_tick(tournament_id: str, scheduled: bool) -> str:
+    """Start the tournament's next games, revive stalled ones, finish it when all are over."""
+    from service.tournaments import TournamentRunner
+
+    return TournamentRunner(Settings()).tick(tournament_id, scheduled)

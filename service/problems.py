@@ -41,6 +41,10 @@ TITLES: dict[str, str] = {
     "redis_unavailable": "Redis is unreachable",
     "unknown_bot": "Unknown bot",
     "no_picture": "No picture for this game",
+    "unknown_account": "Unknown bot account",
+    "tournament_not_found": "Tournament not found",
+    "invalid_participant": "Invalid participant",
+    "invalid_seats": "Invalid seats per game",
 }
 
 _STATUS_CODES: dict[int, str] = {

@@ -1,21 +1,32 @@
-"""Wiring of the store, the rq queue and the game service from settings (app and workers)."""
+"""Wiring of the stores, the rq queue and the game service from settings (app and workers)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import lru_cache
 
 import redis
 from rq import Queue
 
+from service.accounts import AccountStore
 from service.config import Settings
 from service.games import GameService
-from service.redis_conn import connect
 from service.store import GameStore
+
+
+def connect(url: str) -> redis.Redis:
+    """A client for ``url`` that returns ``str`` values."""
+    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+
+
+def shared_client(url: str) -> redis.Redis:
+    """The process's ``str`` client for ``url`` (one connection pool per URL)."""
+    return _clients(url)[0]
 
 
 @lru_cache(maxsize=8)
 def _clients(url: str) -> tuple[redis.Redis, redis.Redis]:
-    """A str client for the store and a bytes client for rq (rq needs raw bytes)."""
+    """A str client for the stores and a bytes client for rq (rq needs raw bytes)."""
     return connect(url), redis.Redis.from_url(url)
 
 
@@ -23,13 +34,15 @@ def queue_for(settings: Settings) -> Queue:
     return Queue(settings.queue_name, connection=_clients(settings.redis_url)[1])
 
 
-def bot_scheduler(settings: Settings):
-    """Enqueue one ``play_bot`` job per bot seat that owes a decision."""
-    queue = queue_for(settings)
+class RqJobs:
+    """The game service's background work as rq jobs (see ``service.jobs``)."""
 
-    def schedule(game_id: str, version: int, seats: list[int]) -> None:
+    def __init__(self, queue: Queue) -> None:
+        self.queue = queue
+
+    def bots(self, game_id: str, version: int, seats: list[int]) -> None:
         for seat in seats:
-            queue.enqueue(
+            self.queue.enqueue(
                 "service.jobs.play_bot",
                 game_id,
                 seat,
@@ -39,9 +52,47 @@ def bot_scheduler(settings: Settings):
                 failure_ttl=7 * 24 * 3600,
             )
 
-    return schedule
+    def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
+        self.queue.enqueue_at(
+            datetime.fromtimestamp(at, UTC),
+            "service.jobs.deadline_passed",
+            game_id,
+            seat,
+            due,
+            job_timeout=60,
+            result_ttl=60,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+    def tournament(self, tournament_id: str) -> None:
+        self.queue.enqueue(
+            "service.jobs.tournament_tick",
+            tournament_id,
+            False,
+            job_timeout=300,
+            result_ttl=60,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+    def tournament_later(self, tournament_id: str, seconds: float) -> None:
+        from datetime import timedelta
+
+        self.queue.enqueue_in(
+            timedelta(seconds=seconds),
+            "service.jobs.tournament_tick",
+            tournament_id,
+            True,
+            job_timeout=300,
+            result_ttl=60,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+
+def stores(settings: Settings) -> tuple[GameStore, AccountStore]:
+    client = _clients(settings.redis_url)[0]
+    return GameStore(client, settings.key_prefix), AccountStore(client, settings.key_prefix)
 
 
 def game_service(settings: Settings) -> GameService:
-    store = GameStore(_clients(settings.redis_url)[0], settings.key_prefix)
-    return GameService(store, bot_scheduler(settings), settings.idempotency_ttl)
+    store, accounts = stores(settings)
+    return GameService(store, accounts, RqJobs(queue_for(settings)), settings.idempotency_ttl)

@@ -43,9 +43,15 @@ class GameInfoSchema(Schema):
 class SeatSpecSchema(Schema):
     """One seat of a new game: a human who will join, or a bundled bot."""
 
-    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "external"]))
     name = fields.String(validate=validate.Length(max=64))
-    bot = fields.String(validate=validate.Length(min=1, max=64))
+    bot = fields.String(
+        validate=validate.Length(min=1, max=64), metadata={"description": "bundled bot (kind bot)"}
+    )
+    account = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "bot account invited to the seat (kind external)"},
+    )
 
 
 class CreateGameSchema(Schema):
@@ -60,6 +66,10 @@ class CreateGameSchema(Schema):
         validate=validate.Length(min=1, max=256),
         metadata={"description": "secret seed of the dice (default: random); revealed at the end"},
     )
+    decision_seconds = fields.Float(
+        validate=validate.Range(min=0.05, max=86_400),
+        metadata={"description": "time per decision; when it passes the random bot plays"},
+    )
 
 
 class SeatSchema(Schema):
@@ -69,6 +79,7 @@ class SeatSchema(Schema):
     kind = fields.String(required=True)
     name = fields.String()
     bot = fields.String(allow_none=True)
+    account = fields.String(allow_none=True)
     joined = fields.Boolean(required=True)
 
 
@@ -78,6 +89,7 @@ class PromptSchema(Schema):
     kind = fields.String(required=True)
     sealed = fields.Boolean(required=True)
     text = fields.String()
+    deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
 
 
 class GameSchema(Schema):
@@ -96,6 +108,8 @@ class GameSchema(Schema):
         allow_none=True, metadata={"description": "revealed when the game is over"}
     )
     created_at = fields.Float(required=True)
+    decision_seconds = fields.Float(allow_none=True)
+    tournament = fields.String(allow_none=True)
 
 
 class CreatedGameSchema(GameSchema):
@@ -146,6 +160,7 @@ class LegalActionsSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
+    deadline = fields.Float(allow_none=True)
     actions = fields.List(fields.Nested(LegalActionSchema), required=True)
 
 
@@ -183,6 +198,7 @@ class LogEntrySchema(Schema):
     seat = fields.Integer(allow_none=True, required=True)
     action = fields.Dict(allow_none=True, required=True)
     sealed = fields.Boolean(required=True)
+    fallback = fields.Boolean(metadata={"description": "played by the service after a deadline"})
     draws = fields.List(
         fields.List(fields.Integer()),
         metadata={"description": "[k, n, value] of each draw; shown once the game is over"},
@@ -250,3 +266,137 @@ class GameListSchema(Schema):
     """A page of games, newest first."""
 
     games = fields.List(fields.Nested(GameSchema), required=True)
+
+
+class RegisterBotSchema(Schema):
+    """The body of a bot registration."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    owner = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "how to reach the bot's author (e-mail or URL)"},
+    )
+
+
+class AccountSchema(Schema):
+    """A bot account."""
+
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    owner = fields.String(required=True)
+    created_at = fields.Float(required=True)
+
+
+class RegisteredBotSchema(AccountSchema):
+    """A new bot account and its token (shown once)."""
+
+    token = fields.String(required=True)
+
+
+class PendingSchema(Schema):
+    """A decision an account owes now."""
+
+    type = fields.String(required=True)
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    prompt = fields.Nested(PromptSchema, required=True)
+    deadline = fields.Float(allow_none=True)
+
+
+class FeedSchema(Schema):
+    """An account's feed after a cursor, with what it owes now."""
+
+    pending = fields.List(fields.Nested(PendingSchema), required=True)
+    events = fields.List(fields.Dict(), required=True)
+    cursor = fields.String(required=True)
+
+
+class ParticipantSchema(Schema):
+    """A tournament entrant: a bundled bot or an external bot account."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    bot = fields.String(metadata={"description": "a bundled bot of the game"})
+    account = fields.String(metadata={"description": "an external bot account id"})
+
+
+class CreateTournamentSchema(Schema):
+    """The body of ``POST /v1/tournaments``."""
+
+    game = fields.String(required=True)
+    options = fields.Dict(load_default=dict)
+    participants = fields.List(
+        fields.Nested(ParticipantSchema), required=True, validate=validate.Length(min=2, max=32)
+    )
+    games = fields.Integer(required=True, validate=validate.Range(min=1, max=10_000))
+    format = fields.String(
+        load_default="round_robin", validate=validate.OneOf(["round_robin", "mirrored"])
+    )
+    seats_per_game = fields.Integer(validate=validate.Range(min=1, max=8))
+    seed = fields.String(validate=validate.Length(min=1, max=256))
+    decision_seconds = fields.Float(validate=validate.Range(min=0.05, max=86_400))
+    concurrency = fields.Integer(load_default=4, validate=validate.Range(min=1, max=64))
+
+
+class StandingSchema(Schema):
+    """One participant's standing."""
+
+    rank = fields.Integer(required=True)
+    name = fields.String(required=True)
+    bot = fields.String(allow_none=True)
+    account = fields.String(allow_none=True)
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
+    interval = fields.List(fields.Float(), required=True, metadata={"description": "mu +- 2 sigma"})
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    average_score = fields.Float(allow_none=True)
+    illegal_actions = fields.Integer(required=True)
+    deadlines_missed = fields.Integer(required=True)
+    decision_time_mean = fields.Float(allow_none=True)
+    decision_time_p95 = fields.Float(allow_none=True)
+
+
+class ProgressSchema(Schema):
+    total = fields.Integer(required=True)
+    started = fields.Integer(required=True)
+    finished = fields.Integer(required=True)
+
+
+class TournamentSchema(Schema):
+    """A tournament with its progress and standings."""
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    participants = fields.List(fields.Nested(ParticipantSchema), required=True)
+    games = fields.Integer(required=True)
+    format = fields.String(required=True)
+    seats_per_game = fields.Integer(required=True)
+    seed = fields.String(allow_none=True, metadata={"description": "revealed when finished"})
+    seed_commitment = fields.String(required=True)
+    decision_seconds = fields.Float(allow_none=True)
+    concurrency = fields.Integer(required=True)
+    created_at = fields.Float(required=True)
+    finished_at = fields.Float(allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(["running", "finished"]))
+    created = fields.Integer(required=True)
+    progress = fields.Nested(ProgressSchema, required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True)
+
+
+class TournamentGameSchema(Schema):
+    """One game of a tournament."""
+
+    index = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    status = fields.String(required=True)
+    participants = fields.List(fields.String(), required=True)
+    result = fields.Dict(allow_none=True)
+    commitment = fields.String(required=True)
+
+
+class TournamentGamesSchema(Schema):
+    games = fields.List(fields.Nested(TournamentGameSchema), required=True)

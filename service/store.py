@@ -40,6 +40,7 @@ class SeatRecord:
     bot: str | None = None
     token_digest: str | None = None
     joined: bool = False
+    account: str | None = None
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -48,6 +49,7 @@ class SeatRecord:
             "name": self.name,
             "bot": self.bot,
             "joined": self.joined,
+            "account": self.account,
         }
 
 
@@ -68,13 +70,24 @@ class GameRecord:
     counter: int = 0
     state: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    decision_seconds: float | None = None
+    tournament: str | None = None
+    due: dict[str, float] = field(default_factory=dict)
+    """seat (as text) -> when its current decision fell due (epoch seconds)."""
+
+    def deadline(self, seat: int) -> float | None:
+        """When ``seat``'s current decision times out, if the game has a clock."""
+        since = self.due.get(str(seat))
+        if since is None or self.decision_seconds is None:
+            return None
+        return since + self.decision_seconds
 
 
 class Conflict(Exception):
     """A record that should not exist yet does (create of an existing id)."""
 
 
-_FIELDS = ("meta", "state", "version", "counter", "status", "result")
+_FIELDS = ("meta", "state", "version", "counter", "status", "result", "due")
 
 
 class GameStore:
@@ -108,6 +121,8 @@ class GameStore:
             "commitment": record.commitment,
             "creator_digest": record.creator_digest,
             "created_at": record.created_at,
+            "decision_seconds": record.decision_seconds,
+            "tournament": record.tournament,
         }
         return {
             "meta": json.dumps(meta),
@@ -116,6 +131,7 @@ class GameStore:
             "counter": str(record.counter),
             "status": record.status.value,
             "result": json.dumps(record.result),
+            "due": json.dumps(record.due),
         }
 
     @staticmethod
@@ -138,6 +154,9 @@ class GameStore:
             counter=int(raw["counter"] or 0),
             state=json.loads(raw["state"] or "{}"),
             result=json.loads(raw["result"] or "null"),
+            decision_seconds=meta.get("decision_seconds"),
+            tournament=meta.get("tournament"),
+            due=json.loads(raw["due"] or "{}"),
         )
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
@@ -236,6 +255,29 @@ class GameStore:
     def last_event_id(self, game_id: str) -> str:
         info = self.redis.xrevrange(self.key_for(game_id, "events"), count=1)
         return info[0][0] if info else "0"
+
+    # --- per-seat diagnostics -------------------------------------------------------------
+    def count(self, client: Pipeline | redis.Redis, game_id: str, what: str, seat: int) -> None:
+        """Count one ``what`` (illegal, missed) against a seat."""
+        client.hincrby(self.key_for(game_id, "stats"), f"{what}:{seat}", 1)
+
+    def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
+        pipe.rpush(self.key_for(game_id, f"times:{seat}"), f"{seconds:.4f}")
+
+    def stats(self, game_id: str, seats: int) -> list[dict[str, Any]]:
+        """Per seat: illegal actions attempted, deadlines missed, decision times (s)."""
+        counts = self.redis.hgetall(self.key_for(game_id, "stats"))
+        return [
+            {
+                "illegal": int(counts.get(f"illegal:{seat}", 0)),
+                "missed": int(counts.get(f"missed:{seat}", 0)),
+                "times": [
+                    float(t)
+                    for t in self.redis.lrange(self.key_for(game_id, f"times:{seat}"), 0, -1)
+                ],
+            }
+            for seat in range(seats)
+        ]
 
     def game_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
         return list(self.redis.zrevrange(self.index_key, offset, offset + limit - 1))

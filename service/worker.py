@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> None:
     queue = queue_for(Settings())
     worker_class = Worker if args.fork else SimpleWorker
     worker = worker_class([queue], connection=queue.connection)
-    worker.work(burst=args.burst, with_scheduler=False)
+    worker.work(burst=args.burst, with_scheduler=True)
 
 
 if __name__ == "__main__":

@@ -26,13 +26,14 @@ _EXAMPLE_DETAILS = {
     "illegal_action": "die 4 shows a knight; only city dice are placed",
     "version_mismatch": "the game is at version 12, not 11",
     "invalid_if_match": 'If-Match takes a version such as "7"',
+    "rate_limited": "at most 3000 requests per 60 s for this token; retry in 12 s",
 }
 
 
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
     """Document the problem responses ``(status, code)`` an endpoint may give."""
     by_status: dict[int, list[str]] = {}
-    for status, code in cases:
+    for status, code in (*cases, (429, "rate_limited")):
         by_status.setdefault(status, []).append(code)
 
     def decorate(func: Any) -> Any:

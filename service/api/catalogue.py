@@ -48,6 +48,7 @@ class Catalogue(MethodView):
     """Every game."""
 
     @blp.response(200, GameInfoSchema(many=True), example=[_EXAMPLE])
+    @problems(blp)
     def get(self) -> list[dict[str, Any]]:
         """List the games, with their seat range, bots and options schema"""
         return [describe(game) for game in catalogue()]

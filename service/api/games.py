@@ -74,7 +74,11 @@ class Games(MethodView):
         """Create a game with human and bot seats"""
         service = game_service()
         record, creator_token = service.create(
-            body["game"], body["seats"], body["options"], body.get("seed")
+            body["game"],
+            body["seats"],
+            body["options"],
+            body.get("seed"),
+            decision_seconds=body.get("decision_seconds"),
         )
         return {**service.summary(record), "creator_token": creator_token}
 

@@ -1,0 +1,92 @@
+"""Bot accounts: external bots register, get a token, and hold the seats they are invited to.
+
+An account's token opens every seat whose ``account`` is that account, in any game. Each
+account has a feed (a Redis stream) of what concerns it: game started, decision due (with
+its deadline), game over.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import redis
+
+from service import tokens
+
+
+@dataclass
+class Account:
+    """A registered external bot."""
+
+    id: str
+    name: str
+    owner: str
+    created_at: float
+
+    def public(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class AccountStore:
+    """Accounts, their token index, their active games and their feeds."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "dh") -> None:
+        self.redis = client
+        self.prefix = prefix
+
+    def _key(self, account_id: str, part: str = "") -> str:
+        return f"{self.prefix}:account:{{{account_id}}}" + (f":{part}" if part else "")
+
+    def _token_key(self, token_digest: str) -> str:
+        return f"{self.prefix}:account-token:{token_digest}"
+
+    def register(self, name: str, owner: str) -> tuple[Account, str]:
+        """A new account and its token (shown once)."""
+        account = Account(uuid.uuid4().hex[:12], name, owner, time.time())
+        token = tokens.new_token("bot")
+        with self.redis.pipeline() as pipe:
+            pipe.set(self._key(account.id), json.dumps(account.public()))
+            pipe.set(self._token_key(tokens.digest(token)), account.id)
+            pipe.execute()
+        return account, token
+
+    def get(self, account_id: str) -> Account | None:
+        raw = self.redis.get(self._key(account_id))
+        return None if raw is None else Account(**json.loads(raw))
+
+    def by_token(self, token: str) -> Account | None:
+        account_id = self.redis.get(self._token_key(tokens.digest(token)))
+        return None if account_id is None else self.get(account_id)
+
+    # --- games ------------------------------------------------------------------------
+    def add_game(self, account_id: str, game_id: str) -> None:
+        self.redis.sadd(self._key(account_id, "games"), game_id)
+
+    def drop_game(self, account_id: str, game_id: str) -> None:
+        self.redis.srem(self._key(account_id, "games"), game_id)
+
+    def games(self, account_id: str) -> list[str]:
+        return sorted(self.redis.smembers(self._key(account_id, "games")))
+
+    # --- feed -------------------------------------------------------------------------
+    def notify(self, account_id: str, event: dict[str, Any]) -> None:
+        self.redis.xadd(self._key(account_id, "feed"), {"data": json.dumps(event)}, maxlen=10_000)
+
+    def last_feed_id(self, account_id: str) -> str:
+        """The id of the newest feed event ("0" when there is none): a fresh SSE connection
+        starts after it, since ``pending`` already says what is owed."""
+        newest = self.redis.xrevrange(self._key(account_id, "feed"), count=1)
+        return newest[0][0] if newest else "0"
+
+    def read_feed(
+        self, account_id: str, after: str, block_ms: int | None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        key = self._key(account_id, "feed")
+        reply = self.redis.xread({key: after}, count=500, block=block_ms or None)
+        if not reply:
+            return []
+        return [(event_id, json.loads(fields["data"])) for event_id, fields in reply[0][1]]

@@ -1,0 +1,134 @@
+"""``/v1/bots``: external bot accounts and their feed (long-poll and SSE)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.accounts import Account
+from service.api import BEARER, problems
+from service.context import bearer_token, game_service
+from service.problems import Problem
+from service.schemas import (
+    AccountSchema,
+    EventsQuerySchema,
+    FeedSchema,
+    RegisterBotSchema,
+    RegisteredBotSchema,
+)
+
+blp = Blueprint("bots", __name__, url_prefix="/v1", description="External bot accounts")
+
+_ACCOUNT = {"id": "a1b2c3d4e5f6", "name": "mybot", "owner": "me@example.org", "created_at": 1.7e9}
+_PENDING = {
+    "type": "decision_due",
+    "game_id": "3f2a9c0d1b7e4a55",
+    "seat": 1,
+    "version": 12,
+    "prompt": {"kind": "build", "sealed": False, "text": "", "deadline": None},
+    "deadline": None,
+}
+
+
+def current_account() -> Account:
+    """The account of the request's bot token. Raises Problem 401."""
+    token = bearer_token()
+    account = game_service().accounts.by_token(token) if token else None
+    if account is None:
+        raise Problem(401, "unauthorized", "send a bot account's token as 'Authorization: Bearer'")
+    return account
+
+
+def read_feed(account_id: str, after: str, wait: float) -> tuple[list[dict[str, Any]], str]:
+    """Feed events after ``after``, waiting up to ``wait`` s for the first; the new cursor."""
+    accounts = game_service().accounts
+    block = int(wait * 1000) if wait > 0 else None
+    batch = accounts.read_feed(account_id, after, block)
+    cursor = batch[-1][0] if batch else after
+    return [{"id": eid, **event} for eid, event in batch], cursor
+
+
+@blp.route("/bots")
+class Bots(MethodView):
+    """Registering a bot."""
+
+    @blp.arguments(RegisterBotSchema, example={"name": "mybot", "owner": "me@example.org"})
+    @blp.response(201, RegisteredBotSchema, example={**_ACCOUNT, "token": "bot_abc"})
+    @problems(blp, (400, "invalid_json"), (422, "validation_failed"))
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Register an external bot; the answer holds its token (shown once)"""
+        account, token = game_service().accounts.register(body["name"], body["owner"])
+        return {**account.public(), "token": token}
+
+
+@blp.route("/bots/me")
+class Me(MethodView):
+    """The caller's account."""
+
+    @blp.response(200, AccountSchema, example=_ACCOUNT)
+    @problems(blp, (401, "unauthorized"))
+    @blp.doc(security=BEARER)
+    def get(self) -> dict[str, Any]:
+        """Read the bot account of the token"""
+        return current_account().public()
+
+
+@blp.route("/bots/me/feed")
+class Feed(MethodView):
+    """Long-poll feed."""
+
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, FeedSchema, example={"pending": [_PENDING], "events": [], "cursor": "0"})
+    @problems(blp, (401, "unauthorized"), (422, "validation_failed"))
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """What the bot owes now, and its feed after a cursor (waits up to `wait` s)"""
+        account = current_account()
+        pending = game_service().pending_for(account.id)
+        wait = 0.0 if pending else query["wait"]
+        events, cursor = read_feed(account.id, query["after"], wait)
+        return {"pending": pending, "events": events, "cursor": cursor}
+
+
+@blp.route("/bots/me/feed/stream")
+class FeedStream(MethodView):
+    """SSE feed."""
+
+    @blp.response(200, content_type="text/event-stream", description="an SSE stream")
+    @problems(blp, (401, "unauthorized"))
+    @blp.doc(security=BEARER)
+    def get(self) -> Response:
+        """Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID"""
+        account = current_account()
+        resume = request.headers.get("Last-Event-ID") or request.args.get("after")
+        last = resume or game_service().accounts.last_feed_id(account.id)
+        heartbeat = current_app.config["DICEHALL"].heartbeat
+        once = request.args.get("once") == "1"
+        pending = game_service().pending_for(account.id)
+
+        def generate() -> Iterator[str]:
+            cursor = last
+            yield "retry: 2000\n\n"
+            yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
+            started = time.monotonic()
+            while True:
+                events, cursor = read_feed(account.id, cursor, heartbeat)
+                if not events:
+                    yield ": heartbeat\n\n"
+                for event in events:
+                    data = json.dumps(event)
+                    yield f"id: {event['id']}\nevent: {event['type']}\ndata: {data}\n\n"
+                if once or time.monotonic() - started > 3600:
+                    return
+
+        return Response(
+            stream_with_context(generate()),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )

@@ -1,0 +1,350 @@
+"""Tournaments: a schedule of seeded games between bundled bots and external bot accounts,
+run by the workers, rated with openskill (Plackett-Luce).
+
+Everything a tournament needs lives in Redis, and every step is idempotent, so a tournament
+survives a worker or API restart: game ids are fixed by the schedule (creating one twice is a
+no-op), and ``tick`` (an rq job) only looks at what is stored. A scheduled tick re-arms
+itself every few seconds (rq's scheduler keeps it in Redis, so any worker picks it up);
+every finished game also triggers a tick at once. A tick starts games up to the concurrency,
+revives games whose bot job was lost with a killed worker, plays fallbacks whose deadline
+job was lost, and writes the standings when the last game ends.
+
+Formats:
+- ``round_robin``: every group of ``seats_per_game`` participants in turn, with the seating
+  rotated each time the groups come round again; every game has its own seed.
+- ``mirrored``: a round is one group playing ``seats_per_game`` tables with the SAME seed
+  and the seats rotated, so every participant meets the same dice from every seat and luck
+  cancels out. The number of games is rounded up to whole rounds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import itertools
+import json
+import math
+import statistics
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from engine import dice as dice_mod
+from service.config import Settings
+from service.games import GameService, lookup_game
+from service.problems import Problem
+from service.runtime import RqJobs, game_service, queue_for
+from service.store import Conflict, GameStatus
+
+TICK_SECONDS = 2.0
+STALL_SECONDS = 8.0
+
+
+@dataclass
+class Participant:
+    """A tournament entrant: a bundled bot (``bot``) or an external account (``account``)."""
+
+    name: str
+    bot: str | None = None
+    account: str | None = None
+
+    def seat_spec(self) -> dict[str, Any]:
+        if self.account:
+            return {"kind": "external", "account": self.account, "name": self.name}
+        return {"kind": "bot", "bot": self.bot, "name": self.name}
+
+
+@dataclass
+class Tournament:
+    """A tournament's definition and progress (stored as JSON)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    participants: list[Participant]
+    games: int
+    format: str
+    seats_per_game: int
+    seed: str
+    decision_seconds: float | None
+    concurrency: int
+    created_at: float
+    status: str = "running"
+    created: int = 0
+    finished_at: float | None = None
+    standings: list[dict[str, Any]] = field(default_factory=list)
+
+    def game_id(self, index: int) -> str:
+        return f"{self.id}-{index:05d}"
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Tournament:
+        data = dict(data)
+        data["participants"] = [Participant(**p) for p in data["participants"]]
+        return Tournament(**data)
+
+
+def derive_seed(seed: str, label: str) -> str:
+    """A game seed from the tournament seed: HMAC-SHA256(seed, label) in hex."""
+    return hmac.new(seed.encode(), label.encode(), hashlib.sha256).hexdigest()
+
+
+def schedule(t: Tournament) -> list[tuple[list[int], str]]:
+    """Every game of the tournament in order: (participant index per seat, game seed)."""
+    k = t.seats_per_game
+    groups = list(itertools.combinations(range(len(t.participants)), k))
+    games: list[tuple[list[int], str]] = []
+    if t.format == "mirrored":
+        for rnd in range(math.ceil(t.games / k)):
+            group = list(groups[rnd % len(groups)])
+            seed = derive_seed(t.seed, f"round-{rnd}")
+            for table in range(k):
+                games.append((group[table:] + group[:table], seed))
+        return games
+    for index in range(t.games):
+        group = list(groups[index % len(groups)])
+        turn = (index // len(groups)) % k
+        games.append((group[turn:] + group[:turn], derive_seed(t.seed, f"game-{index}")))
+    return games
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+class TournamentRunner:
+    """Creates, runs and rates tournaments over the game service."""
+
+    def __init__(self, settings: Settings, service: GameService | None = None) -> None:
+        self.settings = settings
+        self.service = service or game_service(settings)
+        self.redis = self.service.store.redis
+        self.prefix = settings.key_prefix
+
+    def _key(self, tid: str, part: str = "") -> str:
+        return f"{self.prefix}:tournament:{{{tid}}}" + (f":{part}" if part else "")
+
+    # --- storage --------------------------------------------------------------------------
+    def load(self, tid: str) -> Tournament:
+        raw = self.redis.get(self._key(tid))
+        if raw is None:
+            raise Problem(404, "tournament_not_found", f"there is no tournament {tid!r}")
+        return Tournament.from_json(json.loads(raw))
+
+    def save(self, t: Tournament) -> None:
+        self.redis.set(self._key(t.id), json.dumps(asdict(t)))
+
+    # --- creating -------------------------------------------------------------------------
+    def create(self, spec: dict[str, Any]) -> Tournament:
+        """Validate and store a tournament, then start it. Raises Problem."""
+        game = lookup_game(spec["game"])
+        participants = [Participant(**p) for p in spec["participants"]]
+        for n, p in enumerate(participants):
+            if bool(p.bot) == bool(p.account):
+                raise Problem(
+                    422, "invalid_participant", f"participant {n} needs exactly one of bot, account"
+                )
+            if p.bot and p.bot not in game.bots:
+                raise Problem(422, "unknown_bot", f"{game.title} has no bot {p.bot!r}")
+            if p.account and self.service.accounts.get(p.account) is None:
+                raise Problem(422, "unknown_account", f"no bot account {p.account!r}")
+        seats = spec.get("seats_per_game") or min(len(participants), game.max_seats)
+        if not game.min_seats <= seats <= game.max_seats or seats > len(participants):
+            raise Problem(
+                422,
+                "invalid_seats",
+                f"seats_per_game must be {game.min_seats}-{game.max_seats} and at most the "
+                f"number of participants ({len(participants)})",
+            )
+        try:
+            options = game.validate_options(seats, spec.get("options") or {})
+        except Exception as exc:  # InvalidOptions
+            raise Problem(422, "invalid_options", str(exc)) from None
+        t = Tournament(
+            id="t" + uuid.uuid4().hex[:11],
+            game=game.name,
+            options=options,
+            participants=participants,
+            games=spec["games"],
+            format=spec.get("format", "round_robin"),
+            seats_per_game=seats,
+            seed=spec.get("seed") or dice_mod.new_seed(),
+            decision_seconds=spec.get("decision_seconds"),
+            concurrency=spec.get("concurrency", 4),
+            created_at=time.time(),
+        )
+        if t.format == "mirrored":
+            t.games = math.ceil(t.games / seats) * seats
+        self.save(t)
+        self.redis.zadd(f"{self.prefix}:tournaments", {t.id: t.created_at})
+        jobs = RqJobs(queue_for(self.settings))
+        jobs.tournament(t.id)
+        jobs.tournament_later(t.id, TICK_SECONDS)
+        return t
+
+    # --- running --------------------------------------------------------------------------
+    def tick(self, tid: str, scheduled: bool) -> str:
+        """One step of the tournament (see the module docstring)."""
+        t = self.load(tid)
+        if t.status != "running":
+            return "finished"
+        jobs = RqJobs(queue_for(self.settings))
+        beat_key = self._key(tid, "beat")
+        if scheduled:
+            jobs.tournament_later(tid, TICK_SECONDS)
+            self.redis.set(beat_key, time.time())
+        elif time.time() - float(self.redis.get(beat_key) or 0) > 5 * TICK_SECONDS:
+            self.redis.set(beat_key, time.time())
+            jobs.tournament_later(tid, TICK_SECONDS)
+        if not self.redis.set(self._key(tid, "lock"), "1", nx=True, ex=60):
+            return "busy"
+        try:
+            return self._step(self.load(tid))
+        finally:
+            self.redis.delete(self._key(tid, "lock"))
+
+    def _step(self, t: Tournament) -> str:
+        plan = schedule(t)
+        over = 0
+        now = time.time()
+        for index in range(t.created):
+            record = self.service.store.load(t.game_id(index))
+            if record is None:
+                continue
+            if record.status is GameStatus.OVER:
+                over += 1
+                continue
+            self._revive(record, now)
+        while t.created < t.games and t.created - over < t.concurrency:
+            seating, seed = plan[t.created]
+            with contextlib.suppress(Conflict):
+                self.service.create(
+                    t.game,
+                    [t.participants[p].seat_spec() for p in seating],
+                    t.options,
+                    seed,
+                    decision_seconds=t.decision_seconds,
+                    tournament=t.id,
+                    game_id=t.game_id(t.created),
+                )
+            t.created += 1
+            self.save(t)
+        if over == t.games:
+            t.standings = self.standings(t)
+            t.status = "finished"
+            t.finished_at = time.time()
+            self.save(t)
+            return "finished"
+        return f"{over}/{t.games} over, {t.created} started"
+
+    def _revive(self, record: Any, now: float) -> None:
+        """Re-run the work a killed worker lost: bot jobs, and deadline fallbacks."""
+        prompts = self.service.prompts(record)
+        stalled_bots = [
+            s
+            for s in prompts
+            if record.seats[s].kind == "bot" and now - record.due.get(str(s), now) > STALL_SECONDS
+        ]
+        if stalled_bots:
+            self.service.jobs.bots(record.id, record.version, stalled_bots)
+        for seat in prompts:
+            deadline = record.deadline(seat)
+            if record.seats[seat].kind != "bot" and deadline and now > deadline + STALL_SECONDS:
+                self.service.play_fallback(record.id, seat, record.due[str(seat)])
+
+    # --- reading --------------------------------------------------------------------------
+    def progress(self, t: Tournament) -> dict[str, int]:
+        over = 0
+        for index in range(t.created):
+            record = self.service.store.load(t.game_id(index))
+            if record is not None and record.status is GameStatus.OVER:
+                over += 1
+        return {"total": t.games, "started": t.created, "finished": over}
+
+    def games(self, t: Tournament) -> list[dict[str, Any]]:
+        plan = schedule(t)
+        rows = []
+        for index in range(t.created):
+            record = self.service.store.load(t.game_id(index))
+            if record is None:
+                continue
+            rows.append(
+                {
+                    "index": index,
+                    "game_id": record.id,
+                    "status": record.status.value,
+                    "participants": [t.participants[p].name for p in plan[index][0]],
+                    "result": record.result,
+                    "commitment": record.commitment,
+                }
+            )
+        return rows
+
+    def standings(self, t: Tournament) -> list[dict[str, Any]]:
+        """Ratings (openskill Plackett-Luce, games in schedule order), wins, average score
+        and per-participant diagnostics over the finished games."""
+        model = PlackettLuce()
+        ratings = [model.rating(name=p.name) for p in t.participants]
+        wins = [0] * len(t.participants)
+        played = [0] * len(t.participants)
+        scores: list[list[float]] = [[] for _ in t.participants]
+        illegal = [0] * len(t.participants)
+        missed = [0] * len(t.participants)
+        times: list[list[float]] = [[] for _ in t.participants]
+        for index, (seating, _seed) in enumerate(schedule(t)[: t.created]):
+            record = self.service.store.load(t.game_id(index))
+            if record is None or record.status is not GameStatus.OVER or not record.result:
+                continue
+            ranks = record.result["ranks"]
+            teams = model.rate([[ratings[p]] for p in seating], ranks=ranks)
+            stats = self.service.store.stats(record.id, len(seating))
+            for seat, p in enumerate(seating):
+                ratings[p] = teams[seat][0]
+                played[p] += 1
+                wins[p] += ranks[seat] == 1
+                scores[p].append(record.result["scores"][seat])
+                illegal[p] += stats[seat]["illegal"]
+                missed[p] += stats[seat]["missed"]
+                times[p].extend(stats[seat]["times"])
+        rows = []
+        for n, p in enumerate(t.participants):
+            r = ratings[n]
+            rows.append(
+                {
+                    "name": p.name,
+                    "bot": p.bot,
+                    "account": p.account,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "ordinal": r.ordinal(),
+                    "interval": [r.mu - 2 * r.sigma, r.mu + 2 * r.sigma],
+                    "games": played[n],
+                    "wins": wins[n],
+                    "average_score": statistics.fmean(scores[n]) if scores[n] else None,
+                    "illegal_actions": illegal[n],
+                    "deadlines_missed": missed[n],
+                    "decision_time_mean": statistics.fmean(times[n]) if times[n] else None,
+                    "decision_time_p95": percentile(times[n], 0.95),
+                }
+            )
+        rows.sort(key=lambda row: row["ordinal"], reverse=True)
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = rank
+        return rows
+
+    def describe(self, t: Tournament) -> dict[str, Any]:
+        data = asdict(t)
+        data.pop("seed")
+        data["seed"] = t.seed if t.status == "finished" else None
+        data["seed_commitment"] = dice_mod.commitment(t.seed)
+        data["progress"] = self.progress(t)
+        if t.status != "finished":
+            data["standings"] = self.standings(t)
+        return data
