@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from engine.contract import Action, Bot, RandomBot, View
-from engine.kingdice.conditions import Die, keep_toward, level, shortfall
+from engine.kingdice.conditions import Die, best_level, keep_toward, shortfall
 
 STACK_VALUE = {1: 2.0, 2: 3.0, 3: 3.5, 4: 4.0, 5: 5.0}
 """Rough worth of hiring a card of each stack (markers placed, gems, harm to others)."""
@@ -25,8 +25,9 @@ GEM_VALUE = {"gold": 3.0, "white": 2.0, None: 0.0}
 
 
 def card_value(card: dict[str, Any], dice: list[Die]) -> float:
-    """Worth of hiring ``card`` with ``dice`` (0 when its condition is not met)."""
-    met = level(card["conditions"], dice)
+    """Worth of hiring ``card`` with ``dice`` (the six thrown dice first, then pretend dice;
+    0 when its condition is not met)."""
+    met = best_level(card["conditions"], dice[:6], dice[6:])
     if met == 0:
         return 0.0
     value = STACK_VALUE[card["stack"]]

@@ -86,6 +86,27 @@ def level(conditions: Sequence[Condition], dice: Sequence[Die]) -> int:
     return met
 
 
+def best_level(
+    conditions: Sequence[Condition], rolled: Sequence[Die], extra: Sequence[Die] = ()
+) -> int:
+    """The grade a result reaches when the player may leave any pretend (joker) dice out.
+
+    Every condition type but ``ladder`` only gets easier with more dice; a pretend blue die
+    could break red > blue > green, so for a card with a ladder condition the best subset of
+    the pretend dice counts (a pretend die never makes a card harder to hire).
+    """
+    dice = [*rolled, *extra]
+    if not extra or all(c["kind"] != "ladder" for c in conditions):
+        return level(conditions, dice)
+    best = 0
+    for mask in range(1 << len(extra)):
+        chosen = [d for i, d in enumerate(extra) if mask >> i & 1]
+        best = max(best, level(conditions, [*rolled, *chosen]))
+        if best == len(conditions):
+            break
+    return best
+
+
 def describe(cond: Condition) -> str:
     """A short English phrase for a condition, e.g. ``"3 red + 2 blue dice"``."""
     kind = cond["kind"]

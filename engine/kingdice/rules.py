@@ -28,7 +28,7 @@ from engine.dice import Dice
 from engine.kingdice import board
 from engine.kingdice.board import DRAGON, NOBODY
 from engine.kingdice.bots import HeuristicBot
-from engine.kingdice.conditions import COLOURS, Die, level
+from engine.kingdice.conditions import COLOURS, Die, best_level, level
 from engine.kingdice.data import (
     CARDS,
     DICE,
@@ -164,6 +164,11 @@ class KingOfTheDice(Game):
         """The dice result with the pretend dice from joker pairs."""
         return self.rolled(state) + [(e.number, e.colour) for e in state.extra]
 
+    def grade(self, state: KingState, card: int) -> int:
+        """How many of ``card``'s conditions the dice result (with joker dice) meets."""
+        extra = [(e.number, e.colour) for e in state.extra]
+        return best_level(CARDS[card]["conditions"], self.rolled(state), extra)
+
     @staticmethod
     def market(state: KingState) -> list[tuple[int, int]]:
         """(stack, card id) of the face-up top card of every stack that is not empty."""
@@ -238,14 +243,13 @@ class KingOfTheDice(Game):
         return []
 
     def _hire_actions(self, state: KingState, seat: int) -> list[Action]:
-        result = self.result_dice(state)
         market = self.market(state)
         acts: list[Action] = [
             {"type": "hire", "stack": stack}
             for stack, card in market
-            if level(CARDS[card]["conditions"], result) > 0
+            if self.grade(state, card) > 0
         ]
-        if not self.must_hire(state):
+        if not acts or not self.must_hire(state):
             acts += [{"type": "take", "stack": stack} for stack, _ in market]
         player = state.players[seat]
         held = self.symbols(player)
@@ -430,7 +434,7 @@ class KingOfTheDice(Game):
         card = state.stacks[action["stack"] - 1].pop(0)
         state.players[seat].face_up.append(card)
         state.hired = card
-        state.grade = level(CARDS[card]["conditions"], self.result_dice(state))
+        state.grade = self.grade(state, card)
         ev.append({"type": "hired", "seat": seat, "card": card, "grade": state.grade})
         effect = CARDS[card]["effect"]
         if effect == "merchant":

@@ -315,6 +315,18 @@ def test_rule_several_joker_pairs_may_be_discarded():
     assert {"type": "hire", "stack": 3} in GAME.legal_actions(state, seat)
 
 
+def test_ruling_a_pretend_die_never_makes_a_card_harder_to_hire():
+    state, dice = new_state()
+    put_on_top(state, 34)  # red total > blue total > green total
+    numbers = [3, 6, 6, 2, 1, 4]
+    assert colours(numbers) == ["blue", "red", "red", "green", "green", "blue"]
+    at_result(state, numbers)  # red 12 > blue 7 > green 3
+    seat = state.active
+    give(state, seat, 30, 40, face_down=True)
+    act(state, {"type": "joker", "pair": "supers", "colour": "blue", "number": 6}, dice)
+    assert {"type": "hire", "stack": 3} in GAME.legal_actions(state, seat)
+
+
 def test_rule_no_fulfilled_card_take_any_card_face_down_and_raise_dragon_alarm():
     state, dice = new_state()
     put_on_top(state, *NONE_MET_TOPS)
