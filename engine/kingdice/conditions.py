@@ -113,11 +113,15 @@ def describe(cond: Condition) -> str:
     if kind == "colours":
         return " + ".join(f"{k} {c}" for c, k in cond["need"]) + " dice"
     if kind == "numbers":
-        return " + ".join(f"{k}x{n}" for n, k in cond["need"])
+        return "dice showing " + " ".join(str(n) for n, k in cond["need"] for _ in range(k))
     if kind == "groups":
-        names = {2: "pair", 3: "three", 4: "four", 5: "five", 6: "six"}
-        parts = [f"{names.get(s, s)} of a kind" if s > 2 else "a pair" for s in cond["sizes"]]
-        return ", ".join(parts) + " (different numbers)" if len(parts) > 1 else parts[0]
+        sizes = cond["sizes"]
+        if len(sizes) == 1:
+            return f"{sizes[0]} alike"
+        if len(set(sizes)) == 1 and sizes[0] in (2, 3):
+            count = {2: "two", 3: "three"}[len(sizes)]
+            return f"{count} {'pairs' if sizes[0] == 2 else 'triples'} (different numbers)"
+        return " + ".join(f"{size} alike" for size in sizes) + " (different numbers)"
     if kind == "sum":
         return f"total >= {cond['at_least']}"
     if kind == "red_sum":

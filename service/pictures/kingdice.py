@@ -1,0 +1,270 @@
+"""SVG picture of a King of the Dice game, drawn from a view dict only.
+
+Left: the map, 30 hex territory spaces filled with their terrain's colour and named, a thin
+line between adjacent spaces of the two halves' seam; castle tiles as a white inner ring
+(hatched when face down), markers as discs in the player's colour with the seat number,
+dragon fires as flames, gemstones as gold or white diamonds. Right: the job market (top card
+of each stack, its dice condition and joker symbol), the players (score, markers left,
+gemstones, dragon fires, joker cards) and the dice of the current throw.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+SIZE = 40.0
+SQ3 = math.sqrt(3)
+TERRAIN = {
+    "swamp": "#6f7f4a",
+    "farmland": "#e2c35f",
+    "mushroom forest": "#b36b3f",
+    "floodplain": "#93c7a4",
+    "coastline": "#86c1dd",
+    "volcano": "#7b3328",
+    "pine forest": "#2e6a3b",
+    "caves": "#7a6d62",
+    "lava": "#e2592c",
+    "flower meadow": "#e9a6cb",
+    "gemstone quarry": "#a9a9cf",
+    "hills": "#a8bd63",
+    "lake": "#3f86cf",
+    "desert": "#ead7a3",
+    "glacier": "#e3f3f8",
+}
+DARK_TERRAIN = {"volcano", "pine forest", "lake", "caves", "swamp", "mushroom forest"}
+PLAYER = ["#7b3fa0", "#f2c21b", "#21b5b0", "#222222"]
+"""Marker colours of seats 0-3: purple, yellow, turquoise, black (as in the box)."""
+PLAYER_NAME = ["purple", "yellow", "turquoise", "black"]
+CARD_H = 62
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for part in text.split(" / "):
+        words = part.split(" ")
+        line = ""
+        for word in words:
+            if line and len(line) + 1 + len(word) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}".strip()
+        lines.append(line)
+    return lines
+
+
+DIE = {"red": "#d33a32", "blue": "#2f6fd0", "green": "#3b9a45"}
+
+
+def _text(x: float, y: float, s: str, size: float = 11, **attrs: Any) -> str:
+    extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
+        f"{extra}>{escape(str(s))}</text>"
+    )
+
+
+def _hex(x: float, y: float, size: float, **attrs: Any) -> str:
+    pts = " ".join(
+        f"{x + size * math.cos(math.radians(60 * i - 30)):.1f},"
+        f"{y + size * math.sin(math.radians(60 * i - 30)):.1f}"
+        for i in range(6)
+    )
+    extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return f'<polygon points="{pts}" {extra}/>'
+
+
+def _diamond(x: float, y: float, gem: str, r: float = 6.0) -> str:
+    fill = "#ffcf1a" if gem == "gold" else "#ffffff"
+    w = r * 0.8
+    pts = f"{x:.1f},{y - r:.1f} {x + w:.1f},{y:.1f} {x:.1f},{y + r:.1f} {x - w:.1f},{y:.1f}"
+    return f'<polygon points="{pts}" fill="{fill}" stroke="#444" stroke-width="1"/>'
+
+
+def _flame(x: float, y: float, s: float = 9.0) -> str:
+    outer = (
+        f"M{x:.1f},{y + s:.1f} C{x - s:.1f},{y + s:.1f} {x - s:.1f},{y - s * 0.2:.1f} "
+        f"{x:.1f},{y - s * 1.3:.1f} C{x + s:.1f},{y - s * 0.2:.1f} {x + s:.1f},{y + s:.1f} "
+        f"{x:.1f},{y + s:.1f} Z"
+    )
+    inner = (
+        f"M{x:.1f},{y + s:.1f} C{x - s * 0.5:.1f},{y + s:.1f} {x - s * 0.4:.1f},{y:.1f} "
+        f"{x:.1f},{y - s * 0.5:.1f} C{x + s * 0.4:.1f},{y:.1f} {x + s * 0.5:.1f},{y + s:.1f} "
+        f"{x:.1f},{y + s:.1f} Z"
+    )
+    return (
+        f'<path d="{outer}" fill="#e8421f" stroke="#7a1a05" stroke-width="1"/>'
+        f'<path d="{inner}" fill="#ffd23a"/>'
+    )
+
+
+def _die_face(x: float, y: float, number: int, colour: str, size: float = 22.0) -> str:
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{size}" height="{size}" rx="4" fill="#fff" '
+        f'stroke="#333"/>'
+        + _text(
+            x + size / 2,
+            y + size * 0.72,
+            number,
+            size * 0.7,
+            text_anchor="middle",
+            fill=DIE.get(colour, "#000"),
+            font_weight="bold",
+        )
+    )
+
+
+def _map(view: dict[str, Any]) -> tuple[list[str], float, float]:
+    spaces = view["map"]["spaces"]
+    xs = [sp["x"] * SIZE for sp in spaces]
+    ys = [sp["y"] * SIZE for sp in spaces]
+    ox, oy = SIZE * 1.2 - min(xs), SIZE * 1.3 - min(ys) + 36
+    out = [_text(14, 22, f"Map for {view['map']['players']} players", 15, font_weight="bold")]
+    for sp, x, y in zip(spaces, xs, ys, strict=True):
+        cx, cy = x + ox, y + oy
+        fill = TERRAIN.get(sp["terrain"], "#ccc")
+        out.append(_hex(cx, cy, SIZE - 1, fill=fill, stroke="#333", stroke_width=1.5))
+        ink = "#fff" if sp["terrain"] in DARK_TERRAIN else "#222"
+        words = sp["terrain"].split(" ")
+        for i, word in enumerate(words):
+            out.append(_text(cx, cy - 14 + i * 10, word, 9, text_anchor="middle", fill=ink))
+        out.append(_text(cx, cy + 33, f"#{sp['id']}", 8, text_anchor="middle", fill=ink))
+        if sp["tile"]:
+            ring = {"fill": "none", "stroke": "#fff", "stroke_width": 2}
+            if sp["face_down"]:
+                ring["stroke_dasharray"] = "3,2"
+            out.append(_hex(cx, cy + 8, SIZE * 0.4, **ring))
+        if sp["marker"] is not None:
+            seat = sp["marker"]
+            out.append(
+                f'<circle cx="{cx:.1f}" cy="{cy + 8:.1f}" r="10" fill="{PLAYER[seat % 4]}" '
+                f'stroke="#fff" stroke-width="2"/>'
+            )
+            out.append(
+                _text(cx, cy + 12, seat, 11, text_anchor="middle", fill="#fff", font_weight="bold")
+            )
+        if sp["dragon"]:
+            out.append(_flame(cx, cy + 8))
+        if sp["gem"]:
+            out.append(_diamond(cx + 22, cy + 8, sp["gem"]))
+    width = max(xs) + ox + SIZE * 1.2
+    height = max(ys) + oy + SIZE * 1.2
+    return out, width, height
+
+
+def _market(view: dict[str, Any], x: float, y: float) -> tuple[list[str], float]:
+    out = [_text(x, y, "Job market", 15, font_weight="bold")]
+    y += 10
+    for m in view["market"]:
+        card = m["card"]
+        out.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="330" height="{CARD_H}" rx="5" fill="#f7f1e1" '
+            f'stroke="#8a7a55"/>'
+        )
+        if card is None:
+            out.append(_text(x + 8, y + 24, f"Stack {m['stack']}: empty", 11))
+        else:
+            sym = card["symbol"]
+            out.append(
+                _text(
+                    x + 8,
+                    y + 16,
+                    f"{m['stack']}. {card['name']} ({m['left']} left)",
+                    11,
+                    font_weight="bold",
+                )
+            )
+            for i, line in enumerate(_wrap(card["text"], 52)[:3]):
+                out.append(_text(x + 8, y + 30 + 12 * i, line, 10.5))
+            out.append(_die_face(x + 300, y + 9, sym["number"], sym["colour"]))
+        y += CARD_H + 6
+    return out, y
+
+
+def _players(view: dict[str, Any], x: float, y: float) -> tuple[list[str], float]:
+    out = [_text(x, y + 14, "Players", 15, font_weight="bold")]
+    y += 22
+    for p in view["players"]:
+        seat = p["seat"]
+        mark = " *" if seat == view["active"] else ""
+        out.append(f'<circle cx="{x + 8:.1f}" cy="{y + 8:.1f}" r="7" fill="{PLAYER[seat % 4]}"/>')
+        out.append(
+            _text(
+                x + 22,
+                y + 12,
+                f"P{seat} {PLAYER_NAME[seat % 4]}{mark}: {view['scores'][seat]} pts, "
+                f"{p['markers_left']} markers left, area {p['largest_area']}",
+                11,
+                font_weight="bold" if mark else "normal",
+            )
+        )
+        jokers = ", ".join(f"{c['colour']} {c['number']}" for c in p["cards"]) or "none"
+        out.append(
+            _text(
+                x + 22,
+                y + 26,
+                f"gold {p['gold']}  white {p['white']}  dragon fires {p['dragon_fires']}  "
+                f"super jokers {p['super_jokers']}",
+                10,
+            )
+        )
+        out.append(_text(x + 22, y + 39, f"jokers: {jokers}", 10))
+        y += 46
+    return out, y
+
+
+def _roll(view: dict[str, Any], x: float, y: float) -> tuple[list[str], float]:
+    out = []
+    roll = view["roll"]
+    title = f"Turn {view['turn']}: {view['phase'].replace('_', ' ')}"
+    if view["over"]:
+        title = "Game over" + (
+            f": player {view['winner']} placed all 16 markers" if view["winner"] is not None else ""
+        )
+    out.append(_text(x, y + 14, title, 13, font_weight="bold"))
+    y += 22
+    if roll:
+        dice = roll["dice"] + roll["extra"]
+        for i, d in enumerate(dice):
+            out.append(_die_face(x + i * 28, y, d["number"], d["colour"]))
+        out.append(_text(x + len(dice) * 28 + 6, y + 16, f"throw {roll['rolls']} of 3", 10))
+        y += 30
+    if view["drawn"]:
+        out.append(_text(x, y + 12, "Drawn tiles: " + ", ".join(view["drawn"]), 11))
+        y += 18
+    sup = view["supply"]
+    out.append(
+        _text(
+            x,
+            y + 12,
+            f"Stockpile: {sup['tiles']} tiles, {sup['dragon_fires']} dragon fires, "
+            f"{sup['gold']} gold, {sup['white']} white",
+            10,
+        )
+    )
+    return out, y + 20
+
+
+def render_svg(view: dict[str, Any], player: int | None = None) -> str:
+    """A self-contained SVG of the shared map, the market, the players and the dice.
+
+    ``player`` highlights that seat's markers in the legend (the map is shared).
+    """
+    body, width, height = _map(view)
+    x = width + 10
+    market, y1 = _market(view, x, 22)
+    players, y2 = _players(view, x, y1 + 6)
+    roll, y3 = _roll(view, x, y2 + 4)
+    if player is not None and 0 <= player < len(view["players"]):
+        body.append(_text(14, 40, f"Seen by player {player} ({PLAYER_NAME[player % 4]})", 11))
+    total_w = x + 345
+    total_h = max(height, y3 + 10)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" height="{total_h:.0f}" '
+        f'viewBox="0 0 {total_w:.0f} {total_h:.0f}">'
+        f'<rect width="100%" height="100%" fill="#fbf8f0"/>'
+        + "".join(body + market + players + roll)
+        + "</svg>"
+    )
