@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from clients.cli.console import console, err_console
 from clients.sdk import Client, DicehallError, RetryPolicy
@@ -47,9 +50,10 @@ def stop_embedded_redis(server: Any) -> None:
     """Save and stop the embedded Redis once no other client uses it, and remove its
     run-time folder (socket, pid and config; the data file stays in the data dir)."""
     pid = server.pid
-    # redis-py raises on the closed connection once the server has exited
-    with contextlib.suppress(Exception):
-        server.shutdown(save=True)
+    # A one-shot connection without retries: the server closes it as it exits.
+    once = redis.Redis(unix_socket_path=server.socket_file, retry=Retry(NoBackoff(), 0))
+    with contextlib.suppress(redis.RedisError):
+        once.shutdown(save=True)
     deadline = time.monotonic() + STOP_GRACE
     while pid and _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -117,12 +121,14 @@ def wait_healthy(url: str, children: list[subprocess.Popen[bytes]], timeout: flo
 
 
 def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
-    """SIGTERM each child (in order), wait for it, SIGKILL what does not stop in time."""
+    """SIGTERM every child, wait for each, SIGKILL what has not stopped within the grace."""
     for child in children:
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_GRACE
+    for child in children:
         try:
-            child.wait(STOP_GRACE)
+            child.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
