@@ -7,7 +7,10 @@ import importlib
 from engine.contract import Game
 
 _MODULES: dict[str, str] = {
+    "burgundy": "engine.burgundy",
     "carcassonne": "engine.carcassonne",
+    "diceland": "engine.diceland",
+    "kingdice": "engine.kingdice",
     "toy": "engine.toy",
 }
 """Short name -> package exposing ``GAME``. ``toy`` is the contract's test game (not listed)."""
