@@ -1,0 +1,126 @@
+"""deploy/ runs the same processes as ``dicehall up``: one API command, one worker command,
+one REDIS_URL, in the Procfile, supervisor, docker-compose and Kubernetes alike."""
+
+from __future__ import annotations
+
+import runpy
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from clients.cli.commands import up
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+API = ["gunicorn", "-c", "deploy/gunicorn.conf.py", "service.app:create_app()"]
+WORKER = ["python", "-m", "service.worker"]
+
+
+def k8s_documents() -> list[dict[str, Any]]:
+    docs: list[dict[str, Any]] = []
+    for path in sorted((DEPLOY / "k8s").glob("*.yaml")):
+        if path.name != "kustomization.yaml":
+            docs.extend(doc for doc in yaml.safe_load_all(path.read_text()) if doc)
+    return docs
+
+
+def containers(kind_name: str) -> list[dict[str, Any]]:
+    for doc in k8s_documents():
+        if doc["kind"] == "Deployment" and doc["metadata"]["name"] == kind_name:
+            return doc["spec"]["template"]["spec"]["containers"]
+    raise AssertionError(f"no Deployment {kind_name}")
+
+
+def test_up_starts_the_api_and_worker_commands_deploy_uses() -> None:
+    command = up.api_command("127.0.0.1", 8000, None)
+    assert command[1:3] == ["-m", "gunicorn"]
+    assert command[command.index("-c") + 1] == str(DEPLOY / "gunicorn.conf.py")
+    assert command[-1] == API[-1]
+    assert up.worker_command()[1:] == WORKER[1:]
+    assert up.child_env("redis://example:6379/0", False)["REDIS_URL"] == "redis://example:6379/0"
+
+
+def test_procfile_runs_the_api_and_the_worker() -> None:
+    processes = dict(
+        line.split(": ", 1)
+        for line in (DEPLOY / "Procfile").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert shlex.split(processes["web"])[1:] == API
+    assert shlex.split(processes["worker"]) == WORKER
+
+
+def test_supervisor_runs_the_api_and_the_worker_with_redis_url() -> None:
+    text = (DEPLOY / "supervisord.conf").read_text()
+    commands = [line.split("=", 1)[1] for line in text.splitlines() if line.startswith("command=")]
+    assert [Path(shlex.split(c)[0]).name for c in commands] == ["gunicorn", "python"]
+    assert shlex.split(commands[0])[1:] == API[1:]
+    assert shlex.split(commands[1])[1:] == WORKER[1:]
+    assert text.count('REDIS_URL="redis://') == 2
+
+
+def test_compose_services_share_redis_and_run_the_same_commands() -> None:
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert services["api"]["command"] == API
+    assert services["worker"]["command"] == WORKER
+    for name in ("api", "worker"):
+        assert services[name]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+        assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
+    assert "/v1/health" in " ".join(services["api"]["healthcheck"]["test"])
+
+
+def test_kubernetes_deployments_run_the_same_commands_with_redis_url() -> None:
+    docs = k8s_documents()
+    config = next(d for d in docs if d["kind"] == "ConfigMap")
+    assert config["data"]["REDIS_URL"].startswith("redis://dicehall-redis:")
+    redis_service = next(
+        d for d in docs if d["kind"] == "Service" and d["metadata"]["name"] == "dicehall-redis"
+    )
+    assert redis_service["spec"]["ports"][0]["port"] == 6379
+    (api,) = containers("dicehall-api")
+    (worker,) = containers("dicehall-worker")
+    assert api["command"] == API
+    assert worker["command"] == WORKER
+    for container in (api, worker):
+        assert container["envFrom"] == [{"configMapRef": {"name": config["metadata"]["name"]}}]
+    assert api["readinessProbe"]["httpGet"]["path"] == "/v1/health"
+    assert containers("dicehall-redis")[0]["image"].startswith("redis:")
+
+
+def test_kustomization_lists_every_manifest() -> None:
+    kustomization = yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())
+    files = {p.name for p in (DEPLOY / "k8s").glob("*.yaml")} - {"kustomization.yaml"}
+    assert set(kustomization["resources"]) == files
+
+
+def test_health_path_is_in_the_openapi_document() -> None:
+    spec = yaml.safe_load((DEPLOY.parent / "openapi.yaml").read_text())
+    assert "/v1/health" in spec["paths"]
+
+
+@pytest.mark.parametrize(
+    ("env", "bind", "workers"),
+    [
+        ({}, "127.0.0.1:8000", 2),
+        ({"DICEHALL_BIND": "0.0.0.0:9000", "WEB_CONCURRENCY": "5"}, "0.0.0.0:9000", 5),
+    ],
+)
+def test_gunicorn_config_reads_its_environment(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], bind: str, workers: int
+) -> None:
+    for name in ("DICEHALL_BIND", "WEB_CONCURRENCY", "DICEHALL_ACCESS_LOG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert (settings["bind"], settings["workers"]) == (bind, workers)
+    assert settings["worker_class"] == "gthread"  # long-polls and SSE hold threads, not processes
+    assert settings["timeout"] > 30  # the longest long-poll wait
+
+
+def test_gunicorn_access_log_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DICEHALL_ACCESS_LOG", "")
+    assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["accesslog"] is None
