@@ -26,13 +26,15 @@ def grid_from_view(view: View) -> geometry.Grid:
     return {(d["x"], d["y"]): mask_of(d["edges"]) for d in view["turn"]["grid"]}
 
 
-def outlook(grid: geometry.Grid, rerolls: int, dice_left: int) -> float:
+def outlook(
+    grid: geometry.Grid, rerolls: int, dice_left: int, chances: dict[int, float] = CLOSE_CHANCE
+) -> float:
     """What a grid is worth: the points it scores now, or a guess at what its best open
     city could score once closed with the dice and re-rolls left, whichever is more."""
     found = geometry.cities(grid)
     best = geometry.scoring_city(found)
     value = float(best.points) if best else 0.0
-    chance = CLOSE_CHANCE[min(rerolls, 2)]
+    chance = chances[min(rerolls, 2)]
     for found_city in found:
         edges = found_city.open_edges
         if edges and edges <= dice_left:
@@ -91,8 +93,15 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, hold_below: int = 3) -> None:
+    def __init__(
+        self,
+        hold_below: int = 3,
+        chances: dict[int, float] = CLOSE_CHANCE,
+        knights_early: int = 3,
+    ) -> None:
         self.hold_below = hold_below
+        self.chances = chances
+        self.knights_early = knights_early
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         turn = view["turn"]
@@ -102,7 +111,9 @@ class HeuristicBot(Bot):
         free = [d for d in turn["roll"] if d["status"] == "free"]
         knights_free = sum(1 for d in free if d["face"] == KNIGHT)
         rerolls = turn["rolls_left"]
-        if "keep_knight" in by_type and (rerolls == 0 or turn["knights"] + knights_free >= 3):
+        if "keep_knight" in by_type and (
+            rerolls == 0 or turn["knights"] + knights_free >= self.knights_early
+        ):
             return by_type["keep_knight"][0]
         places = by_type.get("place", [])
         if places:
@@ -126,12 +137,12 @@ class HeuristicBot(Bot):
         rerolls = turn["rolls_left"]
         faces = {d["die"]: d["face"] for d in free}
         dice_left = len(free)
-        base = outlook(grid, rerolls, dice_left)
+        base = outlook(grid, rerolls, dice_left, self.chances)
         best, pick = base + 0.01, None
         for action in places:
             cell = (action["x"], action["y"])
             grid[cell] = face_mask(faces[action["die"]], action["rotation"])
-            value = outlook(grid, rerolls, dice_left - 1)
+            value = outlook(grid, rerolls, dice_left - 1, self.chances)
             del grid[cell]
             if value > best:
                 best, pick = value, action

@@ -80,10 +80,10 @@ class City:
 
 def cities(grid: Grid) -> list[City]:
     """Every city on the grid, ordered by the first-placed die of each."""
-    order = list(grid)
+    rank = {cell: number for number, cell in enumerate(grid)}
     seen: set[Cell] = set()
     found: list[City] = []
-    for start in order:
+    for start in grid:
         if start in seen or not grid[start]:
             continue
         seen.add(start)
@@ -104,7 +104,7 @@ def cities(grid: Grid) -> list[City]:
                 elif other not in seen:
                     seen.add(other)
                     stack.append(other)
-        members.sort(key=order.index)
+        members.sort(key=rank.__getitem__)
         found.append(City(tuple(members), open_edges))
     return found
 

@@ -1,0 +1,228 @@
+"""SVG picture of a Carcassonne turn, drawn from a view dict only.
+
+The city grid of the turn in play: each built die is a light field square with its dark city
+segments, turned as it was built; the city that would score now is outlined in gold and
+open city edges are marked red; dashed squares are the free cells next to the grid. Above:
+whose turn, the roll count and the players' scores (a knight sign for a held knight).
+Below: the current roll (built dice faded, knights set aside framed, catapults crossed out)
+and what scoring now would give.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+CELL = 56.0
+DIE = 34.0
+FIELD = "#cfe0a4"
+CITY = "#6b4a2b"
+GOLD = "#e0a800"
+OPEN = "#c0392b"
+INK = "#222"
+STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+BASE_EDGES = {"cap": 1, "corner": 2, "band": 2, "three": 3}
+
+
+def _text(x: float, y: float, s: str, size: int = 13, **attrs: Any) -> str:
+    extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
+        f"{extra}>{escape(s)}</text>"
+    )
+
+
+def _city_shape(face: str, s: float) -> str:
+    """The city segment of ``face`` at rotation 0 in an ``s`` x ``s`` box (SVG path data).
+
+    Rotation 0: cap on N; corner on N and E; band from N to S; three on W, N and E."""
+    if face == "cap":
+        return f"M0,0 L{s},0 Q{s / 2},{s * 0.62} 0,0 Z"
+    if face == "corner":
+        return f"M0,0 L{s},0 L{s},{s} Q{s * 0.3},{s * 0.7} 0,0 Z"
+    if face == "band":
+        return f"M0,0 L{s},0 Q{s * 0.62},{s / 2} {s},{s} L0,{s} Q{s * 0.38},{s / 2} 0,0 Z"
+    if face == "three":
+        return f"M0,0 L{s},0 L{s},{s} Q{s / 2},{s * 0.35} 0,{s} Z"
+    return ""
+
+
+def _tile(x: float, y: float, face: str, rotation: int, s: float, fill: str = CITY) -> str:
+    """A die face as a tile: field square plus the rotated city segment."""
+    c = s / 2
+    return (
+        f'<g transform="translate({x:.1f},{y:.1f})">'
+        f'<rect width="{s:.1f}" height="{s:.1f}" fill="{FIELD}" stroke="{INK}" '
+        'stroke-width="1"/>'
+        f'<path d="{_city_shape(face, s)}" fill="{fill}" '
+        f'transform="rotate({90 * rotation} {c:.1f} {c:.1f})"/></g>'
+    )
+
+
+def _token(x: float, y: float, face: str, s: float) -> str:
+    """A knight or catapult face as a die with a sign."""
+    sign = "\u265e" if face == "knight" else "\u2604"
+    colour = "#2f4f8f" if face == "knight" else "#8f2f2f"
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{s:.1f}" height="{s:.1f}" rx="4" '
+        f'fill="#f8f4ea" stroke="{INK}"/>'
+        + _text(x + s / 2, y + s * 0.72, sign, int(s * 0.6), text_anchor="middle", fill=colour)
+    )
+
+
+def _header(view: dict[str, Any], width: float) -> list[str]:
+    turn = view["turn"]
+    if view.get("over"):
+        how = "nine catapults" if view.get("won_by") == "catapults" else "42 points"
+        title = f"Carcassonne: seat {view['winner']} wins ({how})"
+    else:
+        doubled = " \u00b7 doubled" if turn["doubled"] else ""
+        title = (
+            f"Carcassonne: seat {turn['seat']} to play \u00b7 roll {turn['rolls_made']} of 3 "
+            f"\u00b7 {turn['dice']} dice{doubled}"
+        )
+    out = [_text(16, 26, title, 17, font_weight="bold", fill=INK)]
+    x = 16.0
+    for player in view["players"]:
+        knight = " \u265e" if player["holds_knight"] else ""
+        label = f"Seat {player['seat']}: {player['score']}{knight}"
+        bold = "bold" if player["seat"] == view.get("active") else "normal"
+        out.append(_text(x, 48, label, 13, font_weight=bold, fill=INK))
+        x += 12 + 7.5 * len(label)
+    out.append(_text(width - 16, 48, f"first to {view['target']}", 12, text_anchor="end",
+                     fill="#666"))  # fmt: skip
+    return out
+
+
+def _grid(view: dict[str, Any], ox: float, oy: float, xs: list[int], ys: list[int]) -> list[str]:
+    turn = view["turn"]
+    grid = turn["grid"]
+    cells = {(d["x"], d["y"]): d for d in grid}
+    scoring = turn["scoring"]["city"]
+    out: list[str] = []
+
+    def corner(x: int, y: int) -> tuple[float, float]:
+        return ox + (x - min(xs)) * CELL, oy + (y - min(ys)) * CELL
+
+    free = {(x + dx, y + dy) for (x, y) in cells for dx, dy in STEPS.values()} - set(cells)
+    if not cells:
+        free = {(0, 0)}
+    for x, y in sorted(free):
+        px, py = corner(x, y)
+        out.append(
+            f'<rect x="{px + 3:.1f}" y="{py + 3:.1f}" width="{CELL - 6:.1f}" '
+            f'height="{CELL - 6:.1f}" fill="none" stroke="#9a9a9a" stroke-dasharray="4 3"/>'
+        )
+    for (x, y), die in cells.items():
+        px, py = corner(x, y)
+        edges = "+".join(die["edges"])
+        out.append(f"<g><title>{escape(die['face'])} at ({x}, {y}), rotation "
+                   f"{die['rotation']}, city on {edges}</title>")  # fmt: skip
+        out.append(_tile(px, py, die["face"], die["rotation"], CELL))
+        out.append("</g>")
+        out.append(_text(px + CELL - 3, py + CELL - 3, f"{x},{y}", 8, text_anchor="end",
+                         fill="#555"))  # fmt: skip
+        for edge in die["edges"]:
+            dx, dy = STEPS[edge]
+            if (x + dx, y + dy) in cells:
+                continue
+            x1, y1, x2, y2 = {
+                "N": (0.25, 0, 0.75, 0),
+                "S": (0.25, 1, 0.75, 1),
+                "E": (1, 0.25, 1, 0.75),
+                "W": (0, 0.25, 0, 0.75),
+            }[edge]
+            out.append(
+                f'<line x1="{px + x1 * CELL:.1f}" y1="{py + y1 * CELL:.1f}" '
+                f'x2="{px + x2 * CELL:.1f}" y2="{py + y2 * CELL:.1f}" stroke="{OPEN}" '
+                'stroke-width="4" stroke-linecap="round"/>'
+            )
+    if scoring is not None:
+        for index in turn["cities"][scoring]["dice"]:
+            px, py = corner(grid[index]["x"], grid[index]["y"])
+            out.append(
+                f'<rect x="{px + 1.5:.1f}" y="{py + 1.5:.1f}" width="{CELL - 3:.1f}" '
+                f'height="{CELL - 3:.1f}" fill="none" stroke="{GOLD}" stroke-width="3"/>'
+            )
+    return out
+
+
+def _roll(view: dict[str, Any], y: float) -> list[str]:
+    turn = view["turn"]
+    out = [_text(16, y + 14, "Roll", 13, font_weight="bold", fill=INK)]
+    x = 60.0
+    for die in turn["roll"]:
+        face, status = die["face"], die["status"]
+        body = (
+            _token(x, y, face, DIE) if face in ("knight", "catapult") else _tile(x, y, face, 0, DIE)
+        )
+        opacity = "0.35" if status in ("placed", "gone") else "1"
+        out.append(f'<g opacity="{opacity}"><title>die {die["die"]}: {face}, {status}</title>'
+                   f"{body}</g>")  # fmt: skip
+        if status == "aside":
+            out.append(
+                f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="{DIE + 4:.1f}" '
+                f'height="{DIE + 4:.1f}" fill="none" stroke="{GOLD}" stroke-width="2.5" rx="5"/>'
+            )
+        if status == "gone":
+            out.append(
+                f'<path d="M{x:.1f},{y:.1f} L{x + DIE:.1f},{y + DIE:.1f} M{x + DIE:.1f},{y:.1f} '
+                f'L{x:.1f},{y + DIE:.1f}" stroke="{OPEN}" stroke-width="3"/>'
+            )
+        out.append(_text(x + DIE / 2, y + DIE + 13, f"{die['die']} {status}", 9,
+                         text_anchor="middle", fill="#444"))  # fmt: skip
+        x += DIE + 14
+    return out
+
+
+def _status(view: dict[str, Any], y: float) -> list[str]:
+    turn = view["turn"]
+    scoring = turn["scoring"]
+    now = (
+        f"score now: {scoring['points']} points (closed city of {scoring['size']})"
+        if scoring["city"] is not None
+        else "score now: nothing (no closed city)"
+    )
+    line = (
+        f"Knights aside: {turn['knights']} \u00b7 catapults passed: {turn['catapults']} "
+        f"\u00b7 rolls left: {turn['rolls_left']} \u00b7 {now}"
+    )
+    out = [_text(16, y, line, 12, fill=INK)]
+    last = view.get("last_turn")
+    if last:
+        ending = {
+            "scored": f"scored {last['points']}"
+            + (f" (city of {last['city']})" if last["city"] else ""),
+            "held_knight": "held a knight instead of scoring",
+            "nine_catapults": "rolled nine catapults",
+        }.get(last["ending"], last["ending"])
+        out.append(_text(16, y + 18, f"Last turn: seat {last['seat']} {ending}", 12, fill="#555"))
+    return out
+
+
+def render_svg(view: dict[str, Any], player: int | None = None) -> str:
+    """A self-contained SVG of the turn in play. The grid belongs to the turn, not to a
+    player, so ``player`` changes nothing (every seat sees the same picture)."""
+    turn = view["turn"]
+    cells = [(d["x"], d["y"]) for d in turn["grid"]] or [(0, 0)]
+    xs = [x for x, _ in cells] + [x + dx for x, _ in cells for dx in (-1, 1)]
+    ys = [y for _, y in cells] + [y + dy for _, y in cells for dy in (-1, 1)]
+    grid_w = (max(xs) - min(xs) + 1) * CELL
+    grid_h = (max(ys) - min(ys) + 1) * CELL
+    roll_w = 60 + len(turn["roll"]) * (DIE + 14)
+    width = max(grid_w + 32, roll_w + 16, 560.0)
+    grid_y = 64.0
+    roll_y = grid_y + grid_h + 16
+    height = roll_y + DIE + 70
+    ox = (width - grid_w) / 2
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}">',
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#f6f1e3"/>',
+        *_header(view, width),
+        *_grid(view, ox, grid_y, xs, ys),
+        *_roll(view, roll_y),
+        *_status(view, roll_y + DIE + 34),
+        "</svg>",
+    ]
+    return "\n".join(out)
