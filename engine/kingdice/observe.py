@@ -16,8 +16,9 @@ from typing import Any
 
 from engine.dice import Dice
 from engine.kingdice.board import DRAGON, NOBODY
-from engine.kingdice.conditions import COLOURS, describe
+from engine.kingdice.conditions import describe
 from engine.kingdice.data import CARDS, DICE, LAYOUTS
+from engine.kingdice.queries import must_hire, scores
 from engine.kingdice.state import ExtraDie, KingState, Phase, Player
 
 
@@ -84,9 +85,9 @@ def _static_spaces(players: int) -> list[dict[str, Any]]:
 _STATIC = {players: _static_spaces(players) for players in LAYOUTS}
 
 
-def make_view(game: Any, state: KingState, seat: int | None) -> dict[str, Any]:
+def make_view(state: KingState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) may see. Every seat sees the same public data."""
-    parts = game.scores(state)
+    parts = scores(state)
     spaces = [
         {
             **static,
@@ -122,7 +123,7 @@ def make_view(game: Any, state: KingState, seat: int | None) -> dict[str, Any]:
                 {"die": i, "number": n, "colour": DICE[i][n - 1]} for i, n in enumerate(state.dice)
             ],
             "extra": [{"number": e.number, "colour": e.colour} for e in state.extra],
-            "must_hire": game.must_hire(state) if state.phase is Phase.HIRE else None,
+            "must_hire": must_hire(state) if state.phase is Phase.HIRE else None,
         }
     over = state.over
     return {
@@ -247,4 +248,4 @@ def sample_state(view: dict[str, Any], dice: Dice) -> KingState:
     )
 
 
-__all__ = ["COLOURS", "card_json", "held_json", "make_view", "sample_state", "unseen_tiles"]
+__all__ = ["card_json", "held_json", "make_view", "sample_state", "unseen_tiles"]

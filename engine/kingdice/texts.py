@@ -1,0 +1,56 @@
+"""Readable sentences for King of the Dice's actions (menus in thin clients and the CLI)."""
+
+from __future__ import annotations
+
+from engine.contract import Action
+from engine.kingdice.data import CARDS, DICE
+from engine.kingdice.queries import layout
+from engine.kingdice.state import KingState
+
+
+def describe_action(state: KingState, action: Action) -> str:
+    """A short sentence for a person choosing ``action`` (menus, logs)."""
+    kind = action.get("type")
+    terrain = layout(state).terrain
+    if kind == "roll":
+        return "Roll all six dice"
+    if kind == "stop":
+        return "Stop rolling and use this result"
+    if kind == "reroll":
+        keep = action.get("keep", [])
+        shown = [f"{n} {DICE[i][n - 1]}" for i, n in enumerate(state.dice) if i in keep]
+        return "Reroll everything" if not keep else f"Keep {', '.join(shown)}; reroll the rest"
+    if kind == "hire":
+        stack = action.get("stack", 0)
+        card = state.stacks[stack - 1][0] if 1 <= stack <= 5 and state.stacks[stack - 1] else -1
+        name = CARDS[card]["name"] if card >= 0 else "?"
+        return f"Hire the {name} from stack {stack}"
+    if kind == "take":
+        return f"Take stack {action.get('stack')}'s card face down (dragon alarm)"
+    if kind == "joker":
+        pair = {"twin": "two matching jokers", "super": "a joker and a super joker"}.get(
+            action.get("pair", ""), "two super jokers"
+        )
+        return f"Discard {pair} for a {action.get('colour')} {action.get('number')}"
+    space = action.get("space")
+    where = f"{terrain[space]} (space {space})" if isinstance(space, int) else "?"
+    if kind == "place":
+        return f"Place the tile on {where} with a marker"
+    if kind == "place_dragon":
+        src = action.get("source")
+        tail = f" (dragon fire from player {src})" if src is not None else ""
+        return f"Place the tile on {where} with a dragon fire{tail}"
+    if kind == "free_dragon":
+        return f"Drive out the dragon fire on {where}"
+    if kind == "raid":
+        return f"Replace player {state.occupant[space]}'s marker on {where}"
+    if kind == "steal_card":
+        card = action.get("card", 0)
+        sym = CARDS[card]["symbol"] if isinstance(card, int) and 0 <= card < 60 else {}
+        return f"Steal card {card} (a {sym.get('colour')} {sym.get('number')} joker)"
+    if kind == "steal_gem":
+        return f"Steal a {action.get('gem')} gemstone from player {action.get('victim')}"
+    if kind == "no_steal":
+        return "Steal nothing"
+    args = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+    return f"{kind} {args}".strip()
