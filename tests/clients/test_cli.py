@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from clients.cli.errors import EXIT_INVALID, EXIT_NOT_FOUND, EXIT_UNREACHABLE
 from clients.cli.main import cli
-from clients.sdk import Client, StaleVersion
+from clients.sdk import Client, RetryPolicy, StaleVersion
 
 pytestmark = pytest.mark.usefixtures("worker")
 
@@ -211,3 +211,63 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
     assert versions[0] < versions[-1]
     assert len(versions) >= 3
     assert "Result" in out
+
+
+def test_play_join_takes_the_first_open_human_seat(live_server: str) -> None:
+    hall = Client(live_server)
+    created = hall.create_game("toy", [{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    result = dicehall(live_server, "play", "--join", created["id"], "--auto", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "you are seat 1" in result.output
+    summary = hall.game(created["id"])
+    assert summary["status"] == "over"
+    assert summary["seats"][1]["joined"]
+
+
+def test_two_people_play_each_other_with_their_seat_tokens(live_server: str) -> None:
+    made = json.loads(dicehall(live_server, "new", "toy", "--humans", "2", "--json").stdout)
+    players = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from clients.cli.main import cli; cli()",
+                "play",
+                "--join",
+                made["id"],
+                "--server",
+                live_server,
+                "--token",
+                seat["seat_token"],
+                "--auto",
+                "--quiet",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seat in made["seats"]
+    ]
+    outputs = [player.communicate(timeout=60) for player in players]
+    for player, (out, err) in zip(players, outputs, strict=True):
+        assert player.returncode == 0, err
+        assert "Result" in out
+    assert "you are seat 0" in outputs[0][0]
+    assert "you are seat 1" in outputs[1][0]
+
+
+def test_play_without_a_game_is_a_usage_error(live_server: str) -> None:
+    result = dicehall(live_server, "play", "--bots", "1")
+    assert result.exit_code == 2
+    assert "--join GAME_ID" in result.output
+
+
+def test_long_poll_may_wait_longer_than_five_seconds(live_server: str) -> None:
+    # docs/API.md: the long-poll waits up to `wait` seconds (max 30) when nothing happens.
+    hall = Client(live_server, retry=RetryPolicy(attempts=1))
+    created = hall.create_game("toy", [{"kind": "human"}, {"kind": "human"}])
+    cursor = hall.events(created["id"])["cursor"]
+    started = time.monotonic()
+    quiet = hall.with_token(None).events(created["id"], after=cursor, wait=7)
+    assert quiet["events"] == []
+    assert time.monotonic() - started >= 6.5

@@ -51,17 +51,69 @@ def describe_events(events: list[dict[str, Any]], names: list[str], me: int) -> 
         console.print(f"[dim]v{event.get('version')} {who}: {what}[/]")
 
 
+def create_and_join(
+    client: Client,
+    game: str,
+    bots: int,
+    bot: str,
+    my_seat: int,
+    name: str,
+    options: dict[str, Any],
+    seed: str | None,
+) -> tuple[Client, str, int]:
+    """Create ``game`` with bots in every seat but ``my_seat`` and join it; (me, id, seat)."""
+    if my_seat > bots:
+        raise click.BadParameter(f"with {bots} bots the seats are 0-{bots}", param_hint="--seat")
+    seats: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(bots)]
+    seats.insert(my_seat, {"kind": "human", "name": name})
+    game_id = client.create_game(game, seats, options, seed)["id"]
+    joined = client.join(game_id, my_seat, name)
+    console.print(f"[dim]seat token {joined['seat_token']}[/]")
+    return client.with_token(joined["seat_token"]), game_id, my_seat
+
+
+def take_existing(
+    client: Client, game_id: str, my_seat: int | None, name: str
+) -> tuple[Client, str, int]:
+    """Continue as the seat of ``--token``, or join ``my_seat`` (default: the first open human
+    seat) of an existing game; (me, id, seat)."""
+    if client.token:
+        seat = client.view(game_id).get("seat")
+        if seat is None:
+            raise click.UsageError("--token is not a seat token of that game")
+        return client, game_id, int(seat)
+    if my_seat is None:
+        open_seats = [
+            s.get("seat", n)
+            for n, s in enumerate(client.game(game_id).get("seats") or [])
+            if s.get("kind") == "human" and not s.get("joined")
+        ]
+        if not open_seats:
+            raise click.UsageError("that game has no open human seat (pass --token to resume)")
+        my_seat = int(open_seats[0])
+    joined = client.join(game_id, my_seat, name)
+    console.print(f"[dim]seat token {joined['seat_token']}[/]")
+    return client.with_token(joined["seat_token"]), game_id, my_seat
+
+
 @click.command()
-@click.argument("game")
+@click.argument("game", required=False)
+@click.option(
+    "--join",
+    "join_id",
+    metavar="GAME_ID",
+    help="Sit at an existing game (e.g. from `dicehall new`) instead of creating one; "
+    "with --token, continue as that seat.",
+)
 @click.option("--bots", default=1, show_default=True, type=click.IntRange(0), help="Bot seats.")
 @click.option("--bot", default="heuristic", show_default=True, help="Strategy of the bots.")
 @click.option(
     "--seat",
     "my_seat",
-    default=0,
-    show_default=True,
+    default=None,
     type=click.IntRange(0),
-    help="Which seat you take (the bots fill the others).",
+    help="Which seat you take (new game: default 0, bots fill the rest; --join: the first "
+    "open human seat).",
 )
 @click.option("--name", default="you", show_default=True, help="Your name at the table.")
 @option_pairs
@@ -78,10 +130,11 @@ def describe_events(events: list[dict[str, Any]], names: list[str], me: int) -> 
 @pass_client
 def play(
     client: Client,
-    game: str,
+    game: str | None,
+    join_id: str | None,
     bots: int,
     bot: str,
-    my_seat: int,
+    my_seat: int | None,
     name: str,
     option_pairs: tuple[str, ...],
     seed: str | None,
@@ -89,19 +142,21 @@ def play(
     wait: float,
     quiet: bool,
 ) -> None:
-    """Play GAME in the terminal: one human seat (you) and --bots bot seats."""
-    if my_seat > bots:
-        raise click.BadParameter(f"with {bots} bots the seats are 0-{bots}", param_hint="--seat")
-    seats: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(bots)]
-    seats.insert(my_seat, {"kind": "human", "name": name})
-    created = client.create_game(game, seats, parse_options(option_pairs), seed)
-    game_id = created["id"]
-    joined = client.join(game_id, my_seat, name)
-    me = client.with_token(joined["seat_token"])
-    names = seat_names(me.game(game_id))
+    """Play GAME in the terminal: one human seat (you) and --bots bot seats; or sit at an
+    existing game with --join GAME_ID."""
+    if join_id:
+        me, game_id, my_seat = take_existing(client, join_id, my_seat, name)
+    elif game:
+        options = parse_options(option_pairs)
+        me, game_id, my_seat = create_and_join(
+            client, game, bots, bot, my_seat or 0, name, options, seed
+        )
+    else:
+        raise click.UsageError("name a GAME to create, or --join GAME_ID")
+    summary = me.game(game_id)
+    game, names = summary["game"], seat_names(summary)
     console.print(f"[bold]{game}[/] game [cyan]{game_id}[/], you are seat {my_seat}")
-    console.print(f"[dim]seat token {joined['seat_token']}[/]")
-    console.print(f"[dim]seed commitment {created.get('commitment')}[/]")
+    console.print(f"[dim]seed commitment {summary.get('commitment')}[/]")
 
     cursor: str | None = None
     while True:
