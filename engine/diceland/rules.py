@@ -21,7 +21,7 @@ from engine.contract import (
 from engine.dice import Dice
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
 from engine.diceland.bots import HeuristicBot, RandomBot
-from engine.diceland.maps import BOARDS, MAP_NAMES, map_data
+from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
 from engine.diceland.state import Choice, DicelandState, Phase
 
 PHASE1_DICE = 6
@@ -509,7 +509,7 @@ class Diceland(Game):
                 self._choice_json(state, s, c) for s, c in enumerate(state.last_phase2)
             ],
             "winners": list(state.winners),
-            "maps": {m: map_data(m) for m in sorted(set(state.maps))},
+            "maps": {m: MAP_DATA[m] for m in sorted(set(state.maps))},
         }
 
     def result(self, state: DicelandState) -> Result | None:

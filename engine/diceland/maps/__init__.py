@@ -16,7 +16,7 @@ MAP_TEXT: dict[str, str] = {
 """Each map's JSON file, as stored."""
 
 MAP_DATA: dict[str, dict[str, Any]] = {name: json.loads(text) for name, text in MAP_TEXT.items()}
-"""Each map's JSON data (views get a fresh copy from :func:`map_data`)."""
+"""Each map's JSON data, shared read-only by every view (copy before changing it)."""
 
 BOARDS: dict[str, Board] = {name: Board(data) for name, data in MAP_DATA.items()}
 
