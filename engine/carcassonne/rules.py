@@ -24,6 +24,7 @@ from engine.carcassonne.faces import (
     edge_list,
     face_mask,
 )
+from engine.carcassonne.rulebook import KNIGHTS_TO_HOLD, ROLLS, TARGET
 from engine.carcassonne.state import (
     ASIDE,
     FREE,
@@ -47,13 +48,6 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
-
-TARGET = 42
-"""The game ends as soon as a player has 42 points or more."""
-ROLLS = 3
-"""Rolls a turn may have."""
-KNIGHTS_TO_HOLD = 3
-"""Knights set aside in one turn that allow holding one instead of scoring."""
 
 ACTION_TYPES = ("place", "keep_knight", "reroll", "score", "hold_knight")
 
@@ -242,60 +236,65 @@ class Carcassonne(Game):
     def perform(
         self, state: CarcassonneState, seat: int, action: Action, dice: Dice
     ) -> list[Event]:
-        turn = state.turn
-        kind = action["type"]
         events: list[Event] = []
+        kind = action["type"]
         if kind == "place":
-            die = turn.roll[action["die"]]
-            die.status = PLACED
-            turn.placed.append(PlacedDie(action["x"], action["y"], die.face, action["rotation"]))
-            mask = face_mask(die.face, action["rotation"])
-            events.append(
-                {
-                    "type": "placed",
-                    "seat": seat,
-                    "die": action["die"],
-                    "face": die.face,
-                    "x": action["x"],
-                    "y": action["y"],
-                    "rotation": action["rotation"],
-                    "edges": edge_list(mask),
-                }
-            )
-            cell = (action["x"], action["y"])
-            for found in geometry.cities(grid_of(turn)):
-                if cell in found.cells and found.is_closed:
-                    events.append(
-                        {
-                            "type": "city_closed",
-                            "seat": seat,
-                            "size": found.size,
-                            "points": found.points,
-                        }
-                    )
+            self._place(state, action, events)
         elif kind == "keep_knight":
-            turn.roll[action["die"]].status = ASIDE
-            turn.knights += 1
-            events.append(
-                {
-                    "type": "knight_aside",
-                    "seat": seat,
-                    "die": action["die"],
-                    "knights": turn.knights,
-                }
-            )
+            self._keep_knight(state, action["die"], events)
         elif kind == "reroll":
-            count = sum(1 for die in turn.roll if die.status == FREE)
+            count = sum(1 for die in state.turn.roll if die.status == FREE)
             self._roll(state, count, dice, events)
         elif kind == "score":
             self._score(state, dice, events)
         elif kind == "hold_knight":
-            state.held[seat] = True
-            state.turns[seat] += 1
-            state.last = TurnRecord(seat=seat, ending="held_knight", doubled=turn.doubled)
-            events.append({"type": "knight_held", "seat": seat})
-            self._start_turn(state, (seat + 1) % state.seats, dice, events)
+            self._hold_knight(state, dice, events)
         return events
+
+    def _place(self, state: CarcassonneState, action: Action, events: list[Event]) -> None:
+        turn = state.turn
+        die = turn.roll[action["die"]]
+        x, y, rotation = action["x"], action["y"], action["rotation"]
+        die.status = PLACED
+        turn.placed.append(PlacedDie(x, y, die.face, rotation))
+        events.append(
+            {
+                "type": "placed",
+                "seat": turn.seat,
+                "die": action["die"],
+                "face": die.face,
+                "x": x,
+                "y": y,
+                "rotation": rotation,
+                "edges": edge_list(face_mask(die.face, rotation)),
+            }
+        )
+        for found in geometry.cities(grid_of(turn)):
+            if (x, y) in found.cells and found.is_closed:
+                events.append(
+                    {
+                        "type": "city_closed",
+                        "seat": turn.seat,
+                        "size": found.size,
+                        "points": found.points,
+                    }
+                )
+
+    def _keep_knight(self, state: CarcassonneState, index: int, events: list[Event]) -> None:
+        turn = state.turn
+        turn.roll[index].status = ASIDE
+        turn.knights += 1
+        events.append(
+            {"type": "knight_aside", "seat": turn.seat, "die": index, "knights": turn.knights}
+        )
+
+    def _hold_knight(self, state: CarcassonneState, dice: Dice, events: list[Event]) -> None:
+        seat = state.turn.seat
+        state.held[seat] = True
+        state.turns[seat] += 1
+        state.last = TurnRecord(seat=seat, ending="held_knight", doubled=state.turn.doubled)
+        events.append({"type": "knight_held", "seat": seat})
+        self._start_turn(state, (seat + 1) % state.seats, dice, events)
 
     def _score(self, state: CarcassonneState, dice: Dice, events: list[Event]) -> None:
         turn = state.turn

@@ -20,10 +20,8 @@ from typing import Any
 
 from engine.carcassonne import city as geometry
 from engine.carcassonne.faces import edge_list, face_mask
+from engine.carcassonne.rulebook import ROLLS, TARGET
 from engine.carcassonne.state import CarcassonneState, PlacedDie, RolledDie, Turn, TurnRecord
-
-ROLLS = 3
-TARGET = 42
 
 
 def _turn_view(turn: Turn) -> dict[str, Any]:

@@ -1,0 +1,10 @@
+"""The numbers the rulebook fixes, in one place for the rules, the view and the bots."""
+
+from __future__ import annotations
+
+TARGET = 42
+"""The game ends as soon as a player has 42 points or more."""
+ROLLS = 3
+"""Rolls a turn may have."""
+KNIGHTS_TO_HOLD = 3
+"""Knights set aside in one turn that allow holding one instead of scoring."""
