@@ -641,3 +641,14 @@ def test_bots_only_seeded_batch_finishes_without_illegal_actions(names):
         assert played.result.winners
         turns.append(played.result.detail["turns"])
     assert 5 < sum(turns) / len(turns) < 200
+
+
+def test_sample_rebuilds_a_state_with_the_same_view_at_every_step():
+    def same_view(game, state, seat, action) -> None:
+        for viewer in range(state.seats):
+            view = GAME.view(state, viewer)
+            sampled = GAME.sample(json.loads(json.dumps(view)), viewer, Dice("sample"))
+            assert GAME.view(sampled, viewer) == view
+            assert GAME.to_act(sampled).keys() == GAME.to_act(state).keys()
+
+    random_sim(GAME, 3, 1, check_every_step=False, on_step=same_view)
