@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from clients.cli.commands import games, new, play, replay, up, verify, watch
+from clients.cli.commands import bot, games, new, play, replay, tournament, up, verify, watch
 from clients.cli.errors import handled_errors
 
 
@@ -32,5 +32,7 @@ for command in (
     watch.watch,
     replay.replay,
     verify.verify,
+    bot.bot,
+    tournament.tournament,
 ):
     cli.add_command(command)

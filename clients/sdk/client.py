@@ -296,3 +296,58 @@ class Client:
             headers={"Accept": "image/svg+xml, application/problem+json"},
         )
         return response.text
+
+    # --- external bot accounts ----------------------------------------------------------
+    def register_bot(self, name: str, owner: str) -> Json:
+        """Register an external bot account; the answer holds its ``token`` (shown once).
+
+        Not retried (a lost answer would leave an account whose token nobody has)."""
+        return self._json("POST", "/bots", json={"name": name, "owner": owner})
+
+    def bot_account(self) -> Json:
+        """The account of this client's bot token."""
+        return self._json("GET", "/bots/me")
+
+    def bot_feed(self, after: str | None = None, wait: float | None = None) -> Json:
+        """What the bot account owes now (``pending``) and its feed after a cursor."""
+        return self._json(
+            "GET",
+            "/bots/me/feed",
+            params={"after": after, "wait": wait},
+            timeout=self.timeout + (wait or 0),
+        )
+
+    # --- tournaments ----------------------------------------------------------------------
+    def create_tournament(
+        self,
+        game: str,
+        participants: Sequence[Mapping[str, Any]],
+        games: int,
+        **settings: Any,
+    ) -> Json:
+        """Start a tournament (``format``, ``seats_per_game``, ``seed``, ``options``,
+        ``decision_seconds``, ``concurrency`` as keywords). Not retried."""
+        body: Json = {
+            "game": game,
+            "participants": [dict(p) for p in participants],
+            "games": games,
+            **{k: v for k, v in settings.items() if v is not None},
+        }
+        return self._json("POST", "/tournaments", json=body)
+
+    def tournament(self, tournament_id: str) -> Json:
+        """A tournament's progress and standings (its seed once finished)."""
+        return self._json("GET", f"/tournaments/{tournament_id}")
+
+    def tournament_games(self, tournament_id: str) -> list[Json]:
+        """The games a tournament has started so far (each replayable and verifiable)."""
+        return list(self._json("GET", f"/tournaments/{tournament_id}/games")["games"])
+
+    def tournament_chart_svg(self, tournament_id: str) -> str:
+        """The ratings with their intervals, as SVG."""
+        response = self.request(
+            "GET",
+            f"/tournaments/{tournament_id}/chart.svg",
+            headers={"Accept": "image/svg+xml, application/problem+json"},
+        )
+        return response.text

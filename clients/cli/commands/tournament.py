@@ -1,0 +1,190 @@
+"""``dicehall tournament``: start a tournament between bundled bots and external bot accounts,
+follow its progress, and print the standings (ratings with intervals)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from clients.cli.console import console
+from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
+from clients.cli.render import compact
+from clients.sdk import Client
+
+
+def participants(bots: tuple[str, ...], accounts: tuple[str, ...]) -> list[dict[str, str]]:
+    """Entrants from ``--bot NAME`` and ``--account ID[=NAME]``; repeated names get a suffix."""
+    entrants: list[dict[str, str]] = [{"name": name, "bot": name} for name in bots]
+    for spec in accounts:
+        account, _, name = spec.partition("=")
+        entrants.append({"name": name or account, "account": account})
+    seen: dict[str, int] = {}
+    for entrant in entrants:
+        seen[entrant["name"]] = seen.get(entrant["name"], 0) + 1
+        if seen[entrant["name"]] > 1:
+            entrant["name"] = f"{entrant['name']}-{seen[entrant['name']]}"
+    return entrants
+
+
+def standings_table(tournament: Mapping[str, Any]) -> Table:
+    """The standings, best first."""
+    table = Table(
+        title=f"{tournament.get('game')} tournament {tournament.get('id')}", header_style="bold"
+    )
+    for column in (
+        "rank",
+        "name",
+        "rating (mu)",
+        "95% interval",
+        "games",
+        "wins",
+        "avg score",
+        "illegal",
+        "missed",
+    ):
+        table.add_column(column, justify="left" if column == "name" else "right")
+    for row in tournament.get("standings") or []:
+        low, high = (row.get("interval") or [0, 0])[:2]
+        average = row.get("average_score")
+        table.add_row(
+            str(row.get("rank")),
+            str(row.get("name")),
+            f"{row.get('mu', 0):.1f}",
+            f"{low:.1f}-{high:.1f}",
+            str(row.get("games")),
+            str(row.get("wins")),
+            "-" if average is None else f"{average:.1f}",
+            str(row.get("illegal_actions", 0)),
+            str(row.get("deadlines_missed", 0)),
+        )
+    return table
+
+
+def follow(client: Client, tournament_id: str, every: float) -> dict[str, Any]:
+    """Poll the tournament with a progress bar until it is no longer running."""
+    current = client.tournament(tournament_id)
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("games", total=current.get("progress", {}).get("total"))
+        while current.get("status") == "running":
+            bar.update(task, completed=current.get("progress", {}).get("finished", 0))
+            time.sleep(every)
+            current = client.tournament(tournament_id)
+    return current
+
+
+@click.group()
+def tournament() -> None:
+    """Tournaments between bots: start one, or show one."""
+
+
+@tournament.command()
+@click.argument("game")
+@click.option("--bot", "bots", multiple=True, metavar="NAME", help="A bundled bot (repeatable).")
+@click.option(
+    "--account",
+    "accounts",
+    multiple=True,
+    metavar="ID[=NAME]",
+    help="An external bot account (repeatable).",
+)
+@click.option("--games", default=20, show_default=True, type=click.IntRange(1))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["round_robin", "mirrored"]),
+    default="round_robin",
+    show_default=True,
+)
+@click.option("--seats-per-game", type=click.IntRange(1), default=None)
+@click.option(
+    "--decision-seconds",
+    type=float,
+    default=None,
+    help="Deadline per decision (a fallback move is played after it).",
+)
+@click.option("--concurrency", type=click.IntRange(1), default=None)
+@option_pairs
+@seed_option
+@click.option("--no-wait", is_flag=True, help="Print the id and return at once.")
+@click.option(
+    "--poll",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.05),
+    help="Seconds between progress reads.",
+)
+@pass_client
+def start(
+    client: Client,
+    game: str,
+    bots: tuple[str, ...],
+    accounts: tuple[str, ...],
+    games: int,
+    fmt: str,
+    seats_per_game: int | None,
+    decision_seconds: float | None,
+    concurrency: int | None,
+    option_pairs: tuple[str, ...],
+    seed: str | None,
+    no_wait: bool,
+    poll: float,
+) -> None:
+    """Start a GAME tournament between --bot and --account entrants and follow it."""
+    entrants = participants(bots, accounts)
+    if len(entrants) < 2:
+        raise click.UsageError("a tournament needs at least two entrants (--bot/--account)")
+    created = client.create_tournament(
+        game,
+        entrants,
+        games,
+        format=fmt,
+        seats_per_game=seats_per_game,
+        decision_seconds=decision_seconds,
+        concurrency=concurrency,
+        options=parse_options(option_pairs) or None,
+        seed=seed,
+    )
+    console.print(
+        f"tournament [cyan]{created['id']}[/] ({created.get('games')} games, "
+        f"seed commitment {created.get('seed_commitment')})"
+    )
+    if no_wait:
+        return
+    finished = follow(client, created["id"], poll)
+    console.print(standings_table(finished))
+    console.print(f"status {finished.get('status')}; seed {finished.get('seed')}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--games", "list_games", is_flag=True, help="Also list the tournament's games.")
+@pass_client
+def show(client: Client, tournament_id: str, list_games: bool) -> None:
+    """Show TOURNAMENT_ID's progress and standings."""
+    current = client.tournament(tournament_id)
+    progress = current.get("progress") or {}
+    console.print(
+        f"{current.get('status')}: {progress.get('finished')}/{progress.get('total')} "
+        "games finished"
+    )
+    if current.get("standings"):
+        console.print(standings_table(current))
+    if list_games:
+        table = Table(header_style="bold")
+        for column in ("#", "game id", "status", "seats", "scores"):
+            table.add_column(column)
+        for item in client.tournament_games(tournament_id):
+            table.add_row(
+                str(item.get("index")),
+                str(item.get("game_id")),
+                str(item.get("status")),
+                ", ".join(item.get("participants") or []),
+                compact((item.get("result") or {}).get("scores")),
+            )
+        console.print(table)

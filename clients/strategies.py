@@ -1,0 +1,63 @@
+"""Strategies an external bot can run with ``dicehall bot run``: plain functions over what the
+API gives a seat (its view and its legal actions), never over the rules.
+
+A strategy is ``choose(view, actions) -> int | dict``: ``view`` is the seat's ``view`` dict,
+``actions`` the server's legal actions (``[{"action": {...}, "text": "..."}]``); it returns
+an index into ``actions`` or one of the action dicts. Built in: ``first`` and ``random``; any
+other is loaded from ``module:function`` (e.g. ``mybots.greedy:choose``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+Strategy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], Any]
+
+
+def first(view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> int:
+    """The first legal action (the server's stable order)."""
+    return 0
+
+
+def seeded_random(seed: int | str | None = None) -> Strategy:
+    """A uniformly random legal action from a generator seeded with ``seed``."""
+    rng = random.Random(seed)
+
+    def choose(view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> int:
+        return rng.randrange(len(actions))
+
+    return choose
+
+
+def load_strategy(spec: str, seed: int | str | None = None) -> Strategy:
+    """``first``, ``random`` or ``module:function``. Raises ValueError for a bad spec."""
+    if spec == "first":
+        return first
+    if spec == "random":
+        return seeded_random(seed)
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"{spec!r} is not first, random or module:function")
+    try:
+        found = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load strategy {spec!r}: {exc}") from exc
+    if not callable(found):
+        raise ValueError(f"{spec!r} is not callable")
+    return found
+
+
+def pick(choice: Any, actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The action a strategy chose (by index or as an action dict). Raises ValueError."""
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        if not 0 <= choice < len(actions):
+            raise ValueError(f"index {choice} is outside the {len(actions)} legal actions")
+        return dict(actions[choice]["action"])
+    if isinstance(choice, Mapping):
+        inner = choice.get("action", choice)
+        if isinstance(inner, Mapping) and "type" in inner:
+            return dict(inner)
+    raise ValueError(f"a strategy returns an index or an action, not {choice!r}")

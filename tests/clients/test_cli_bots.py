@@ -1,0 +1,154 @@
+"""``dicehall bot`` and ``dicehall tournament`` against the live service and real workers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from clients.cli.main import cli
+from clients.sdk import Client
+from clients.strategies import load_strategy, pick
+
+pytestmark = pytest.mark.usefixtures("worker")
+
+
+def dicehall(server: str, *args: str) -> Result:
+    env = {"DICEHALL_URL": server, "DICEHALL_TOKEN": None, "COLUMNS": "200"}
+    return CliRunner().invoke(cli, list(args), env=env)
+
+
+def register(server: str, name: str) -> tuple[str, str]:
+    result = dicehall(server, "bot", "register", name, "--owner", "tests@dicehall.dev")
+    assert result.exit_code == 0, result.output
+    account = re.search(r"bot account (\S+)", result.output)
+    token = re.search(r"token (\S+)", result.output)
+    assert account and token
+    return account.group(1), token.group(1)
+
+
+def game_against_random(server: str, account: str) -> str:
+    seats = [{"kind": "external", "account": account}, {"kind": "bot", "bot": "random"}]
+    return Client(server).create_game("toy", seats)["id"]
+
+
+def seat_zero_bids(server: str, game_id: str) -> list[int]:
+    log = Client(server).log(game_id)
+    return [e["action"]["card"] for e in log["entries"] if e["seat"] == 0]
+
+
+def test_bot_run_plays_its_seat_to_the_end_with_the_first_strategy(live_server: str) -> None:
+    account, token = register(live_server, "firstbot")
+    game_id = game_against_random(live_server, account)
+    result = dicehall(
+        live_server,
+        "bot",
+        "run",
+        "--token",
+        token,
+        "--strategy",
+        "first",
+        "--games",
+        "1",
+        "--wait",
+        "2",
+    )
+    assert result.exit_code == 0, result.output
+    assert f"game {game_id} over" in result.output
+    assert Client(live_server).game(game_id)["status"] == "over"
+    assert seat_zero_bids(live_server, game_id) == [1, 2, 3, 4]
+
+
+def test_bot_run_loads_a_user_strategy_module(
+    live_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "highest_bid.py").write_text("def choose(view, actions):\n    return actions[-1]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    account, token = register(live_server, "highbot")
+    game_id = game_against_random(live_server, account)
+    result = dicehall(
+        live_server,
+        "bot",
+        "run",
+        "--token",
+        token,
+        "--strategy",
+        "highest_bid:choose",
+        "--games",
+        "1",
+        "--wait",
+        "2",
+        "--quiet",
+    )
+    assert result.exit_code == 0, result.output
+    assert seat_zero_bids(live_server, game_id) == [4, 3, 2, 1]
+
+
+def test_bot_run_stops_when_idle(live_server: str) -> None:
+    _, token = register(live_server, "idlebot")
+    result = dicehall(live_server, "bot", "run", "--token", token, "--idle", "1", "--wait", "0.5")
+    assert result.exit_code == 0, result.output
+    assert "idle for 1 s; 0 games finished" in result.output
+
+
+def test_bot_run_needs_a_token_and_a_valid_strategy(live_server: str) -> None:
+    assert dicehall(live_server, "bot", "run").exit_code == 2
+    _, token = register(live_server, "badbot")
+    result = dicehall(live_server, "bot", "run", "--token", token, "--strategy", "nomodule")
+    assert result.exit_code == 2
+    assert "module:function" in result.output
+
+
+def test_strategies_pick_by_index_or_action() -> None:
+    actions = [{"action": {"type": "bid", "card": c}, "text": f"bid {c}"} for c in (1, 2, 3)]
+    assert pick(load_strategy("first")({}, actions), actions) == {"type": "bid", "card": 1}
+    assert pick({"type": "bid", "card": 3}, actions) == {"type": "bid", "card": 3}
+    assert pick(actions[1], actions) == {"type": "bid", "card": 2}
+    chosen = [pick(load_strategy("random", seed=7)({}, actions), actions) for _ in range(3)]
+    again = [pick(load_strategy("random", seed=7)({}, actions), actions) for _ in range(3)]
+    assert chosen == again
+    with pytest.raises(ValueError, match="outside"):
+        pick(3, actions)
+    with pytest.raises(ValueError, match="index or an action"):
+        pick("bid", actions)
+
+
+def test_tournament_start_follows_to_the_standings_and_show_lists_games(
+    live_server: str,
+) -> None:
+    result = dicehall(
+        live_server,
+        "tournament",
+        "start",
+        "toy",
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "cli-test",
+        "--poll",
+        "0.2",
+    )
+    assert result.exit_code == 0, result.output
+    tournament_id = re.search(r"tournament (\S+) \(", result.output)
+    assert tournament_id
+    assert "random-2" in result.output
+    assert "seed cli-test" in result.output
+    shown = dicehall(live_server, "tournament", "show", tournament_id.group(1), "--games")
+    assert shown.exit_code == 0, shown.output
+    assert "4/4 games finished" in shown.output
+    game_ids = re.findall(r"(" + re.escape(tournament_id.group(1)) + r"-\d+)", shown.output)
+    assert len(set(game_ids)) == 4
+    verdict = dicehall(live_server, "verify", game_ids[0])
+    assert verdict.exit_code == 0, verdict.output
+
+
+def test_tournament_needs_two_entrants(live_server: str) -> None:
+    result = dicehall(live_server, "tournament", "start", "toy", "--bot", "random")
+    assert result.exit_code == 2
+    assert "two entrants" in result.output
