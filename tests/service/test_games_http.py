@@ -23,7 +23,7 @@ from tests.players import Player, create, play_until_over, wait_for
 HUMAN_AND_BOTS = [("carcassonne", 3), ("burgundy", 4), ("diceland", 3), ("kingdice", 4)]
 
 
-def heuristic_chooser(game_name: str):  # noqa: ANN201
+def heuristic_chooser(game_name: str):
     bot = get_game(game_name).bots["heuristic"]()
     rng = random.Random(7)
 
@@ -57,11 +57,15 @@ def log_result(base: str, gid: str) -> dict:
 
 
 @pytest.mark.parametrize(("game_name", "seats"), HUMAN_AND_BOTS)
-def test_one_human_and_bots_play_to_the_end_over_http(live_server, worker, redis_client, game_name, seats):
+def test_one_human_and_bots_play_to_the_end_over_http(
+    live_server, worker, redis_client, game_name, seats
+):
     bots = [{"kind": "bot", "bot": "heuristic" if n % 2 else "random"} for n in range(1, seats)]
     game = create(live_server, game_name, [{"kind": "human", "name": "ann"}, *bots])
     human = Player(live_server, game["id"], 0, "ann")
-    summary = play_until_over(live_server, [human], choose=heuristic_chooser(game_name), timeout=600)
+    summary = play_until_over(
+        live_server, [human], choose=heuristic_chooser(game_name), timeout=600
+    )
     assert summary["status"] == "over"
     assert len(summary["result"]["scores"]) == seats
     check_finished_game(live_server, game, seats)

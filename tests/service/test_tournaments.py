@@ -1,0 +1,154 @@
+"""Tournaments on real workers: schedules, ratings, seeds, deadlines and worker restarts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import requests
+
+from service.tournaments import Participant, Tournament, schedule
+from tests.conftest import ROOT, _child_env
+
+
+def tournament(fmt: str, games: int, participants: int = 3, seats: int = 2) -> Tournament:
+    return Tournament(
+        id="t1",
+        game="carcassonne",
+        options={},
+        games=games,
+        format=fmt,
+        participants=[Participant(f"p{n}", bot="random") for n in range(participants)],
+        seats_per_game=seats,
+        seed="s",
+        decision_seconds=None,
+        concurrency=2,
+        created_at=0.0,
+    )
+
+
+def test_round_robin_meets_every_pairing_from_both_seats():
+    plan = schedule(tournament("round_robin", 6))
+    seatings = [tuple(s) for s, _ in plan]
+    assert sorted(seatings) == sorted([(0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1)])
+    assert len({seed for _, seed in plan}) == 6
+
+
+def test_mirrored_tables_of_a_round_share_the_seed_with_seats_rotated():
+    plan = schedule(tournament("mirrored", 6, participants=3, seats=3))
+    assert [s for s, _ in plan[:3]] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert len({seed for _, seed in plan[:3]}) == 1
+    assert plan[0][1] != plan[3][1]
+
+
+def test_schedule_depends_only_on_the_tournament_seed():
+    assert schedule(tournament("mirrored", 8)) == schedule(tournament("mirrored", 8))
+
+
+def start(base: str, **spec) -> dict:
+    reply = requests.post(f"{base}/v1/tournaments", json=spec, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def wait_finished(base: str, tid: str, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        t = requests.get(f"{base}/v1/tournaments/{tid}", timeout=10).json()
+        if t["status"] == "finished":
+            return t
+        time.sleep(0.5)
+    raise AssertionError(f"tournament {tid} did not finish: {t['progress']}")
+
+
+HEURISTIC_VS_RANDOM = {
+    "game": "carcassonne",
+    "participants": [
+        {"name": "heuristic", "bot": "heuristic"},
+        {"name": "random", "bot": "random"},
+    ],
+    "format": "mirrored",
+    "seats_per_game": 2,
+    "concurrency": 4,
+}
+
+
+def test_same_tournament_seed_gives_the_same_games(live_server, worker, redis_client):
+    first = start(live_server, **HEURISTIC_VS_RANDOM, games=4, seed="same")
+    second = start(live_server, **HEURISTIC_VS_RANDOM, games=4, seed="same")
+    a = wait_finished(live_server, first["id"], 120)
+    b = wait_finished(live_server, second["id"], 120)
+    games_a = requests.get(f"{live_server}/v1/tournaments/{a['id']}/games", timeout=10).json()[
+        "games"
+    ]
+    games_b = requests.get(f"{live_server}/v1/tournaments/{b['id']}/games", timeout=10).json()[
+        "games"
+    ]
+    assert [g["commitment"] for g in games_a] == [g["commitment"] for g in games_b]
+    assert [g["result"] for g in games_a] == [g["result"] for g in games_b]
+    assert games_a[0]["commitment"] == games_a[1]["commitment"], "mirrored tables share dice"
+
+
+def test_an_external_bot_that_never_answers_loses_only_its_decisions_to_fallbacks(
+    live_server, worker, redis_client
+):
+    account = requests.post(
+        f"{live_server}/v1/bots", json={"name": "sleepy", "owner": "t@x"}, timeout=5
+    ).json()
+    spec = {
+        "game": "toy",
+        "participants": [
+            {"name": "bundled", "bot": "random"},
+            {"name": "sleepy", "account": account["id"]},
+        ],
+        "format": "round_robin",
+        "seats_per_game": 2,
+    }
+    t = start(live_server, **spec, games=2, decision_seconds=0.2)
+    done = wait_finished(live_server, t["id"], 120)
+    rows = {row["name"]: row for row in done["standings"]}
+    assert rows["sleepy"]["deadlines_missed"] == 8, "four rounds of two games, all missed"
+    assert rows["bundled"]["deadlines_missed"] == 0
+    assert rows["sleepy"]["games"] == rows["bundled"]["games"] == 2
+    log = requests.get(f"{live_server}/v1/games/{t['id']}-00000/log", timeout=10).json()
+    assert all(e["fallback"] == (e["seat"] == 1) for e in log["entries"][1:])
+    feed = requests.get(
+        f"{live_server}/v1/bots/me/feed",
+        headers={"Authorization": f"Bearer {account['token']}"},
+        timeout=10,
+    ).json()
+    kinds = {e["type"] for e in feed["events"]}
+    assert {"game_started", "decision_due", "game_over"} <= kinds and feed["pending"] == []
+
+
+def test_killing_a_worker_mid_tournament_does_not_stop_it(live_server, redis_client, redis_url):
+    def spawn() -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "service.worker"],
+            cwd=ROOT,
+            env=_child_env(redis_url),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    first = spawn()
+    t = start(live_server, **HEURISTIC_VS_RANDOM, games=8)
+    deadline = time.monotonic() + 60
+    while (
+        requests.get(f"{live_server}/v1/tournaments/{t['id']}", timeout=5).json()["progress"][
+            "finished"
+        ]
+        < 2
+    ):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    first.kill()
+    first.wait()
+    second = spawn()
+    try:
+        done = wait_finished(live_server, t["id"], 240)
+    finally:
+        second.terminate()
+        second.wait()
+    assert done["progress"]["finished"] == 8
