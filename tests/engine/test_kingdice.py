@@ -516,6 +516,55 @@ def test_rule_stack3_replace_a_dragon_fire_keep_it_and_take_the_gemstone_under_i
     assert state.gem[3] == ""
 
 
+def test_ruling_stack3_without_dragon_fires_on_the_map_has_no_effect():
+    state, dice = new_state()
+    state.occupant = [NOBODY if o == DRAGON else o for o in state.occupant]
+    put_on_top(state, 26)
+    at_result(state, [6, 6, 6, 1, 2, 3])
+    seat = state.active
+    events = act(state, {"type": "hire", "stack": 3}, dice)
+    assert any(e["type"] == "no_effect" for e in events)
+    assert 26 in state.players[seat].face_up and state.players[seat].markers == 16
+    assert state.active != seat
+
+
+def test_ruling_stack4_without_other_markers_has_no_effect():
+    state, dice = new_state()
+    put_on_top(state, 37)
+    at_result(state, [6, 6, 6, 6, 1, 2])
+    seat = state.active
+    events = act(state, {"type": "hire", "stack": 4}, dice)
+    assert any(e["type"] == "no_effect" for e in events)
+    assert state.players[seat].markers == 16 and state.active != seat
+
+
+def test_ruling_stealing_is_optional():
+    state, dice = new_state()
+    put_on_top(state, 13)
+    at_result(state, [3, 2, 1, 2, 1, 1])
+    seat = state.active
+    act(state, {"type": "hire", "stack": 2}, dice)
+    act(state, GAME.legal_actions(state, seat)[0], dice)
+    gems = [(p.gold, p.white) for p in state.players]
+    act(state, {"type": "no_steal"}, dice)
+    assert [(p.gold, p.white) for p in state.players] == gems
+    assert state.active != seat
+
+
+def test_ruling_without_any_dragon_fire_the_alarm_tile_is_placed_bare():
+    state, dice = new_state()
+    seat = state.active
+    state.fire_stock = 0
+    put_on_top(state, *NONE_MET_TOPS)
+    at_result(state, NONE_MET_DICE)
+    stock_top(state, "lava")
+    act(state, {"type": "take", "stack": 1}, dice)
+    legal = GAME.legal_actions(state, seat)
+    assert legal == [{"type": "place_dragon", "space": 4}], "space 19 (lava) has a dragon"
+    act(state, legal[0], dice)
+    assert state.tiled[4] and state.occupant[4] == NOBODY
+
+
 def rulebook_stack4_situation() -> tuple[KingState, Dice, dict[str, list[int]]]:
     """Chrissy (0) next to two of Nadine's (3) markers, Nico (2) two spaces away, Michi (1)
     three spaces away (the rulebook's example for stack 4), on the 4-player map."""
