@@ -3,8 +3,11 @@ docker-compose and Kubernetes alike).
 
 Run: ``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'``. Every value can be
 overridden from the environment (names below) or the gunicorn command line (``--bind``,
-``--workers`` win over this file). Threaded workers (gthread) because the events long-poll
-(up to 30 s) and the SSE stream hold a request open: each holds a thread, not a process.
+``--workers`` win over this file). gevent workers because the events long-poll (up to 30 s)
+and the SSE streams hold a request open: under gevent each waiting client is a parked
+greenlet, so a few processes hold hundreds of waiting clients and still take moves at once
+(tests/service/test_waiting_connections.py holds 200). With gthread every waiting client
+would pin a thread, and moves would queue behind the waiters.
 The API is stateless (all state is in Redis), so scale out with more processes or pods.
 """
 
@@ -12,10 +15,10 @@ import os
 
 bind = os.environ.get("DICEHALL_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
-threads = int(os.environ.get("DICEHALL_THREADS", "16"))
-# A long-poll waits at most 30 s; SSE streams send a heartbeat every 15 s. gthread's timeout
-# is a worker heartbeat (not a per-request limit), so keep it above a blocked Redis read.
+worker_class = os.environ.get("DICEHALL_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("DICEHALL_WORKER_CONNECTIONS", "1000"))
+# A long-poll waits at most 30 s; SSE streams send a heartbeat every 15 s. The worker timeout
+# is a heartbeat (not a per-request limit), so keep it above a blocked Redis read.
 timeout = int(os.environ.get("DICEHALL_TIMEOUT", "60"))
 graceful_timeout = int(os.environ.get("DICEHALL_GRACEFUL_TIMEOUT", "10"))
 keepalive = 5

@@ -6,6 +6,7 @@ import http
 import logging
 from typing import Any
 
+import redis
 from flask import Flask
 from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
@@ -72,6 +73,18 @@ def _flatten_locations(errors: Any) -> Any:
     return errors
 
 
+def _redis_failed(error: redis.RedisError) -> Any:
+    log.error("redis failed: %r", error)
+    return problem_response(
+        Problem(
+            503,
+            "redis_unavailable",
+            "the game store is unavailable; nothing was changed, retry shortly",
+            headers={"Retry-After": "1"},
+        )
+    )
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides Flask config; ``DICEHALL`` may be a Settings."""
     app = Flask(__name__)
@@ -100,6 +113,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}
     )
     app.register_error_handler(Problem, problem_response)
+    app.register_error_handler(redis.RedisError, _redis_failed)
 
     from service.api import bots, catalogue, events, games, health, pictures, play, tournaments
 

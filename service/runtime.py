@@ -14,9 +14,22 @@ from service.games import GameService
 from service.store import GameStore
 
 
+SOCKET_TIMEOUT = 60.0
+"""Longer than the longest blocking read (a 30 s long-poll), shorter than forever."""
+MAX_CONNECTIONS = 4096
+"""Each waiting long-poll or SSE stream holds a connection for its blocking read."""
+
+
 def connect(url: str) -> redis.Redis:
-    """A client for ``url`` that returns ``str`` values."""
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+    """A client for ``url`` that returns ``str`` values and waits out blocking reads."""
+    return redis.Redis.from_url(
+        url,
+        decode_responses=True,
+        health_check_interval=30,
+        socket_timeout=SOCKET_TIMEOUT,
+        socket_connect_timeout=5,
+        max_connections=MAX_CONNECTIONS,
+    )
 
 
 def shared_client(url: str) -> redis.Redis:
@@ -27,7 +40,9 @@ def shared_client(url: str) -> redis.Redis:
 @lru_cache(maxsize=8)
 def _clients(url: str) -> tuple[redis.Redis, redis.Redis]:
     """A str client for the stores and a bytes client for rq (rq needs raw bytes)."""
-    return connect(url), redis.Redis.from_url(url)
+    return connect(url), redis.Redis.from_url(
+        url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=5
+    )
 
 
 def queue_for(settings: Settings) -> Queue:

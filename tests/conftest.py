@@ -57,6 +57,16 @@ def wait_until(check, timeout: float, what: str) -> None:
     raise RuntimeError(f"{what} did not come up within {timeout} s")
 
 
+def stop(proc: subprocess.Popen, grace: float = 10) -> None:
+    """Terminate a child, and kill it if it has not stopped after ``grace`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A real Redis server for the whole session; REDIS_URL points at it."""
@@ -84,8 +94,7 @@ def redis_url() -> Iterator[str]:
     wait_until(client.ping, 10, "redis-server")
     os.environ["REDIS_URL"] = url
     yield url
-    proc.terminate()
-    proc.wait(10)
+    stop(proc)
     shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -150,8 +159,7 @@ def live_server(redis_url: str) -> Iterator[str]:
         proc.kill()
         raise RuntimeError(Path(logfile.name).read_text()) from None
     yield base
-    proc.terminate()
-    proc.wait(10)
+    stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -170,6 +178,4 @@ def worker(redis_url: str) -> Iterator[list[subprocess.Popen]]:
     time.sleep(0.5)
     yield procs
     for proc in procs:
-        proc.terminate()
-    for proc in procs:
-        proc.wait(10)
+        stop(proc)

@@ -271,3 +271,24 @@ def test_long_poll_may_wait_longer_than_five_seconds(live_server: str) -> None:
     quiet = hall.with_token(None).events(created["id"], after=cursor, wait=7)
     assert quiet["events"] == []
     assert time.monotonic() - started >= 6.5
+
+
+@pytest.mark.parametrize("game", ["burgundy", "carcassonne", "diceland", "kingdice"])
+def test_play_auto_draws_each_listed_game_to_the_end(live_server: str, game: str) -> None:
+    info = Client(live_server).game_info(game)
+    bots = max(1, info["min_seats"] - 1)
+    result = dicehall(
+        live_server,
+        "play",
+        game,
+        "--bots",
+        str(bots),
+        "--bot",
+        "random",
+        "--auto",
+        "--seed",
+        f"smoke-{game}",
+    )
+    assert result.exit_code == 0, result.output[-3000:]
+    assert "board picture failed" not in result.output
+    assert "Result" in result.output

@@ -152,3 +152,13 @@ def test_tournament_needs_two_entrants(live_server: str) -> None:
     result = dicehall(live_server, "tournament", "start", "toy", "--bot", "random")
     assert result.exit_code == 2
     assert "two entrants" in result.output
+
+
+def test_bot_feed_stream_starts_with_what_the_bot_owes(live_server: str) -> None:
+    account, token = register(live_server, "streambot")
+    game_id = game_against_random(live_server, account)
+    stream = Client(live_server, token).stream_bot_feed()
+    first = next(stream)
+    stream.close()
+    assert first.event == "pending"
+    assert [(due["game_id"], due["seat"]) for due in first.data] == [(game_id, 0)]
