@@ -17,7 +17,9 @@ WAITERS = 200
 
 def test_moves_are_taken_while_two_hundred_long_polls_wait(live_server, redis_client):
     quiet = create(live_server, "toy", [{"kind": "human"}, {"kind": "human"}])
-    cursor = requests.get(f"{live_server}/v1/games/{quiet['id']}/events", timeout=10).json()["cursor"]
+    cursor = requests.get(f"{live_server}/v1/games/{quiet['id']}/events", timeout=10).json()[
+        "cursor"
+    ]
     finished = threading.Event()
     returned: list[int] = []
 
