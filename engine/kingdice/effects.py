@@ -17,7 +17,7 @@ LOG_KEEP = 12
 DRAWS = {"thief_card": (2, 1), "thief_gem": (1, 1), "land_developer": (2, 2)}
 """Tiles drawn and tiles placed by each tile-drawing effect (the merchant draws its grade)."""
 
-Handler = Callable[[KingState, int, Action, Dice, list], None]
+Handler = Callable[[KingState, int, Action, Dice, list[Event]], None]
 
 
 def perform(state: KingState, seat: int, action: Action, dice: Dice) -> list[Event]:
@@ -29,14 +29,14 @@ def perform(state: KingState, seat: int, action: Action, dice: Dice) -> list[Eve
 
 
 # phase 1
-def _do_roll(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_roll(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     state.dice = [dice.roll() for _ in range(6)]
     state.rolls = 1
     state.phase = Phase.KEEP
     ev.append({"type": "rolled", "seat": seat, "roll": 1, "dice": list(state.dice)})
 
 
-def _do_reroll(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_reroll(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     keep = set(action["keep"])
     state.dice = [n if i in keep else dice.roll() for i, n in enumerate(state.dice)]
     state.rolls += 1
@@ -45,17 +45,17 @@ def _do_reroll(state: KingState, seat: int, action: Action, dice: Dice, ev: list
         _end_rolling(state, seat, ev)
 
 
-def _do_stop(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_stop(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     _end_rolling(state, seat, ev)
 
 
-def _end_rolling(state: KingState, seat: int, ev: list) -> None:
+def _end_rolling(state: KingState, seat: int, ev: list[Event]) -> None:
     state.phase = Phase.HIRE
     ev.append({"type": "result", "seat": seat, "must_hire": must_hire(state)})
 
 
 # phase 2
-def _do_joker(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_joker(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     player = state.players[seat]
     colour, number = action["colour"], action["number"]
     matching = sorted(
@@ -88,7 +88,7 @@ def _do_joker(state: KingState, seat: int, action: Action, dice: Dice, ev: list)
     )
 
 
-def _do_hire(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_hire(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     card = state.stacks[action["stack"] - 1].pop(0)
     state.players[seat].face_up.append(card)
     state.hired = card
@@ -115,7 +115,7 @@ def _do_hire(state: KingState, seat: int, action: Action, dice: Dice, ev: list) 
             _end_phase3(state, ev)
 
 
-def _do_take(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_take(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     stack = action["stack"]
     card = state.stacks[stack - 1].pop(0)
     state.players[seat].face_down.append(card)
@@ -129,7 +129,7 @@ def _do_take(state: KingState, seat: int, action: Action, dice: Dice, ev: list) 
 
 
 # phase 3
-def _draw(state: KingState, n: int, place: int, dice: Dice, ev: list) -> None:
+def _draw(state: KingState, n: int, place: int, dice: Dice, ev: list[Event]) -> None:
     for _ in range(min(n, len(state.stock))):
         tile = state.stock.pop()
         if tile in state.known_in_stock:
@@ -139,7 +139,7 @@ def _draw(state: KingState, n: int, place: int, dice: Dice, ev: list) -> None:
     ev.append({"type": "drew", "tiles": list(state.drawn), "tiles_left": len(state.stock)})
 
 
-def _need_marker(state: KingState, seat: int, phase: Phase, dice: Dice, ev: list) -> None:
+def _need_marker(state: KingState, seat: int, phase: Phase, dice: Dice, ev: list[Event]) -> None:
     """Enter a phase where ``seat`` places a marker; with none left, ``seat`` wins."""
     if state.players[seat].markers == 0:
         state.winner = seat
@@ -150,7 +150,7 @@ def _need_marker(state: KingState, seat: int, phase: Phase, dice: Dice, ev: list
     state.phase = phase
 
 
-def _next_placement(state: KingState, seat: int, dice: Dice, ev: list) -> None:
+def _next_placement(state: KingState, seat: int, dice: Dice, ev: list[Event]) -> None:
     if state.to_place > 0 and place_spaces(state):
         _need_marker(state, seat, Phase.PLACE, dice, ev)
         return
@@ -164,7 +164,7 @@ def _next_placement(state: KingState, seat: int, dice: Dice, ev: list) -> None:
     _after_tiles(state, seat, ev)
 
 
-def _after_tiles(state: KingState, seat: int, ev: list) -> None:
+def _after_tiles(state: KingState, seat: int, ev: list[Event]) -> None:
     effect = CARDS[state.hired]["effect"]
     if effect == "merchant" and state.grade == len(CARDS[state.hired]["conditions"]):
         gem = "gold" if state.gold_stock else "white" if state.white_stock else ""
@@ -184,7 +184,7 @@ def _after_tiles(state: KingState, seat: int, ev: list) -> None:
         _end_phase3(state, ev)
 
 
-def _take_gem(state: KingState, seat: int, space: int, ev: list) -> None:
+def _take_gem(state: KingState, seat: int, space: int, ev: list[Event]) -> None:
     gem = state.gem[space]
     if gem:
         state.gem[space] = ""
@@ -196,7 +196,7 @@ def _take_gem(state: KingState, seat: int, space: int, ev: list) -> None:
         ev.append({"type": "gem_taken", "seat": seat, "space": space, "gem": gem})
 
 
-def _do_place(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_place(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     space = action["space"]
     terrain = layout(state).terrain[space]
     state.drawn.remove(terrain)
@@ -209,7 +209,9 @@ def _do_place(state: KingState, seat: int, action: Action, dice: Dice, ev: list)
     _next_placement(state, seat, dice, ev)
 
 
-def _do_place_dragon(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_place_dragon(
+    state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]
+) -> None:
     space = action["space"]
     terrain = layout(state).terrain[space]
     state.drawn.remove(terrain)
@@ -233,7 +235,9 @@ def _do_place_dragon(state: KingState, seat: int, action: Action, dice: Dice, ev
     _end_phase3(state, ev)
 
 
-def _do_free_dragon(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_free_dragon(
+    state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]
+) -> None:
     space = action["space"]
     state.occupant[space] = seat
     state.players[seat].markers -= 1
@@ -243,7 +247,7 @@ def _do_free_dragon(state: KingState, seat: int, action: Action, dice: Dice, ev:
     _end_phase3(state, ev)
 
 
-def _do_raid(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_raid(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     space = action["space"]
     victim = state.occupant[space]
     state.players[victim].markers += 1
@@ -253,7 +257,9 @@ def _do_raid(state: KingState, seat: int, action: Action, dice: Dice, ev: list) 
     _end_phase3(state, ev)
 
 
-def _do_steal_card(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_steal_card(
+    state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]
+) -> None:
     card = action["card"]
     victim = next(s for s, p in enumerate(state.players) if card in p.face_up)
     state.players[victim].face_up.remove(card)
@@ -262,7 +268,7 @@ def _do_steal_card(state: KingState, seat: int, action: Action, dice: Dice, ev: 
     _end_phase3(state, ev)
 
 
-def _do_steal_gem(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_steal_gem(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     victim, gem = action["victim"], action["gem"]
     thief, loser = state.players[seat], state.players[victim]
     if gem == "gold":
@@ -275,12 +281,12 @@ def _do_steal_gem(state: KingState, seat: int, action: Action, dice: Dice, ev: l
     _end_phase3(state, ev)
 
 
-def _do_no_steal(state: KingState, seat: int, action: Action, dice: Dice, ev: list) -> None:
+def _do_no_steal(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     ev.append({"type": "no_steal", "seat": seat})
     _end_phase3(state, ev)
 
 
-def _end_phase3(state: KingState, ev: list) -> None:
+def _end_phase3(state: KingState, ev: list[Event]) -> None:
     """End of phase 3: the game ends when the stockpile is empty and all but two spaces
     are occupied; otherwise the next player's turn begins."""
     if not state.stock and sum(state.tiled) >= len(state.tiled) - 2:
