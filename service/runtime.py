@@ -13,7 +13,6 @@ from service.config import Settings
 from service.games import GameService
 from service.store import GameStore
 
-
 SOCKET_TIMEOUT = 60.0
 """Longer than the longest blocking read (a 30 s long-poll), shorter than forever."""
 MAX_CONNECTIONS = 4096

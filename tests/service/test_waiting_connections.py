@@ -17,18 +17,12 @@ WAITERS = 200
 
 def test_moves_are_taken_while_two_hundred_long_polls_wait(live_server, redis_client):
     quiet = create(live_server, "toy", [{"kind": "human"}, {"kind": "human"}])
-    cursor = requests.get(f"{live_server}/v1/games/{quiet['id']}/events", timeout=10).json()[
-        "cursor"
-    ]
-    finished = threading.Event()
+    events_url = f"{live_server}/v1/games/{quiet['id']}/events"
+    cursor = requests.get(events_url, timeout=10).json()["cursor"]
     returned: list[int] = []
 
     def wait() -> None:
-        reply = requests.get(
-            f"{live_server}/v1/games/{quiet['id']}/events",
-            params={"after": cursor, "wait": 25},
-            timeout=60,
-        )
+        reply = requests.get(events_url, params={"after": cursor, "wait": 25}, timeout=60)
         returned.append(reply.status_code)
 
     waiters = [threading.Thread(target=wait, daemon=True) for _ in range(WAITERS)]
@@ -44,7 +38,6 @@ def test_moves_are_taken_while_two_hundred_long_polls_wait(live_server, redis_cl
             moves += 1
     assert moves == 8
     assert returned == [], "the waiters should still be waiting while the moves were taken"
-    finished.set()
     for thread in waiters:
         thread.join(40)
     assert returned.count(200) == WAITERS
