@@ -1,8 +1,8 @@
 """SVG picture of a King of the Dice game, drawn from a view dict only.
 
-Left: the map, 30 hex territory spaces filled with their terrain's colour and named, a thin
-line between adjacent spaces of the two halves' seam; castle tiles as a white inner ring
-(hatched when face down), markers as discs in the player's colour with the seat number,
+Left: the map, 30 hex territory spaces filled with their terrain's colour, named and
+numbered (half A is 0-14, half B 15-29); castle tiles as a white inner ring (dashed when the
+tile lies face down), markers as discs in the player's colour with the seat number,
 dragon fires as flames, gemstones as gold or white diamonds. Right: the job market (top card
 of each stack, its dice condition and joker symbol), the players (score, markers left,
 gemstones, dragon fires, joker cards) and the dice of the current throw.
