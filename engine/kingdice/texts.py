@@ -21,8 +21,9 @@ def describe_action(state: KingState, action: Action) -> str:
         shown = [f"{n} {DICE[i][n - 1]}" for i, n in enumerate(state.dice) if i in keep]
         return "Reroll everything" if not keep else f"Keep {', '.join(shown)}; reroll the rest"
     if kind == "hire":
-        stack = action.get("stack", 0)
-        card = state.stacks[stack - 1][0] if 1 <= stack <= 5 and state.stacks[stack - 1] else -1
+        stack = action.get("stack")
+        valid = isinstance(stack, int) and 1 <= stack <= 5 and state.stacks[stack - 1]
+        card = state.stacks[stack - 1][0] if valid else -1
         name = CARDS[card]["name"] if card >= 0 else "?"
         return f"Hire the {name} from stack {stack}"
     if kind == "take":
@@ -33,7 +34,8 @@ def describe_action(state: KingState, action: Action) -> str:
         )
         return f"Discard {pair} for a {action.get('colour')} {action.get('number')}"
     space = action.get("space")
-    where = f"{terrain[space]} (space {space})" if isinstance(space, int) else "?"
+    on_map = isinstance(space, int) and 0 <= space < len(terrain)
+    where = f"{terrain[space]} (space {space})" if on_map else "?"
     if kind == "place":
         return f"Place the tile on {where} with a marker"
     if kind == "place_dragon":
@@ -43,7 +45,8 @@ def describe_action(state: KingState, action: Action) -> str:
     if kind == "free_dragon":
         return f"Drive out the dragon fire on {where}"
     if kind == "raid":
-        return f"Replace player {state.occupant[space]}'s marker on {where}"
+        owner = state.occupant[space] if on_map else "?"
+        return f"Replace player {owner}'s marker on {where}"
     if kind == "steal_card":
         card = action.get("card", 0)
         sym = CARDS[card]["symbol"] if isinstance(card, int) and 0 <= card < 60 else {}

@@ -110,6 +110,18 @@ def test_describe_reads_every_legal_action():
         act(state, rng.choice(legal), dice)
 
 
+def test_describe_survives_malformed_actions():
+    state, _ = new_state()
+    for action in (
+        {"type": "hire", "stack": "x"},
+        {"type": "raid", "space": 99},
+        {"type": "place"},
+        {"type": "steal_card", "card": -3},
+        {"type": "fly", "to": 1},
+    ):
+        assert GAME.describe(state, state.active, action)
+
+
 @pytest.mark.parametrize(
     ("action", "code"),
     [
