@@ -18,15 +18,27 @@ from engine.burgundy.duchy import (
     DUCHIES,
     INDEX,
     NEIGHBOURS,
-    PIP_RANGE,
     Duchy,
 )
-from engine.burgundy.sheet import frontier
+from engine.burgundy.sheet import frontier, mark_error
 from engine.burgundy.state import AREA_POINTS, UNMARKED
 from engine.contract import Action, Bot, RandomBot, View
 
-BONUS_VALUE = {"monk": 2.6, "silver": 3.0, "commodity": 2.4, "worker": 2.2}
+BONUS_VALUE = {"monk": 2.0, "silver": 2.4, "commodity": 3.0, "worker": 1.6}
 """What holding one bonus is worth, in points (spending it costs as much)."""
+TUNE = {
+    "progress_pow": 1.0,
+    "progress_base": 0.45,
+    "progress_ease": 0.35,
+    "front": 0.25,
+    "open_colours": 0.6,
+    "colour": 1.0,
+    "soon": 0.4,
+    "end_rounds": 5.0,
+    "per_hex": 2.5,
+    "mark_chance": 0.0,
+}
+"""Weights of the potential (tuned on seeded solo games, see bench/burgundy_report.py)."""
 HOLD_DECAY = 0.6
 """Each further bonus of a kind held is worth this fraction of the one before."""
 EASE = {"purple": 0.55, "gray": 0.55, "blue": 0.55, "orange": 0.9, "yellow": 0.7, "green": 0.5}
@@ -44,6 +56,25 @@ class _Plan:
 
 def _values(view: View, seat: int) -> list[int]:
     return [-1 if v is None else v for row in view["players"][seat]["marks"] for v in row]
+
+
+def _mark_chance(duchy: Duchy, values: list[int], front: list[int]) -> float:
+    """The chance that the next roll allows a mark with no bonus (exact over the 6^4 rolls)."""
+    accepts = [0] * 7  # per pip value: bitmask of colours some open hex accepts with it
+    for h in front:
+        bit = 1 << COLOURS.index(duchy.colours[h])
+        for value in range(1, 7):
+            if (
+                not accepts[value] & bit
+                and mark_error(duchy, values, h, duchy.colours[h], value) is None
+            ):
+                accepts[value] |= bit
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            hit = (accepts[a] | accepts[b]).bit_count()
+            total += 1 - ((6 - hit) / 6) ** 2
+    return total / 36
 
 
 def _holding(kind: str, count: int) -> float:
@@ -72,6 +103,7 @@ class HeuristicBot(Bot):
         duchy = DUCHIES[view["duchy"]["name"]]
         values = _values(view, seat)
         phase = view["phase"] - 1
+        self._cache: dict[tuple[int, ...], float] = {}
         base = self._potential(duchy, values, phase, view)
         best, best_score = legal[0], float("-inf")
         for action in legal:
@@ -114,9 +146,10 @@ class HeuristicBot(Bot):
             sold = held["commodity"]
             plan.points += 2 * sold
             plan.bonus_delta["commodity"] -= sold
-            room = view["duchy"]["bonus_limits"]["silver"] - view["players"][seat]["bonuses"][
-                "silver"
-            ]["circled"]
+            room = (
+                view["duchy"]["bonus_limits"]["silver"]
+                - view["players"][seat]["bonuses"]["silver"]["circled"]
+            )
             plan.bonus_delta["silver"] += min(sold, room)
         if action["type"] == "take_worker":
             plan.bonus_delta["worker"] += 1
@@ -131,11 +164,14 @@ class HeuristicBot(Bot):
             if bonus.get("kind") == "silver":
                 v2 = roll["pips"][bonus["pip"]]
                 self._write(duchy, plan, INDEX[tuple(bonus["hex"])], v2, phase, view, seat)
-        scale = min(1.0, _rounds_left(view) / 5.0)
+        scale = min(1.0, _rounds_left(view) / TUNE["end_rounds"])
         bonus_value = scale * sum(
             _holding(k, held[k] + d) - _holding(k, held[k]) for k, d in plan.bonus_delta.items()
         )
-        after = self._potential(duchy, plan.values, phase, view)
+        key = tuple(plan.values)
+        after = self._cache.get(key)
+        if after is None:
+            after = self._cache[key] = self._potential(duchy, plan.values, phase, view)
         return plan.points + bonus_value + after - base
 
     @staticmethod
@@ -171,6 +207,7 @@ class HeuristicBot(Bot):
         size = view["time"]["size"]
         filled = view["time"]["columns"][phase]
         left_in_phase = max(0.0, (size - filled) / (1.5 if size == 10 else 1.0))
+        rounds_left = _rounds_left(view)
         total = 0.0
         for n, area in enumerate(duchy.areas):
             marked = [h for h in area if values[h] != UNMARKED]
@@ -178,7 +215,7 @@ class HeuristicBot(Bot):
                 continue
             colour = duchy.area_colours[n]
             missing = len(area) - len(marked)
-            soon = phase if missing <= left_in_phase * 0.4 else min(phase + 1, 2)
+            soon = phase if missing <= left_in_phase * TUNE["soon"] else min(phase + 1, 2)
             if colour == "green":
                 worth = 1 + BONUS_VALUE[duchy.castle_square[area[0]] or "monk"]
             else:
@@ -193,19 +230,24 @@ class HeuristicBot(Bot):
             if colour == "orange" and marked:
                 used = {values[h] for h in marked}
                 ease = 0.9 * (6 - len(used)) / 6
-            total += worth * progress * (0.45 + 0.35 * ease)
+            feasible = min(1.0, rounds_left / (missing * TUNE["per_hex"]))
+            total += (
+                feasible
+                * worth
+                * progress ** TUNE["progress_pow"]
+                * (TUNE["progress_base"] + TUNE["progress_ease"] * ease)
+            )
         front = frontier(values)
         open_colours = {duchy.colours[h] for h in front}
-        total += 0.25 * len(front) + 0.6 * len(open_colours)
-        for h in front:
-            colour = duchy.colours[h]
-            if colour in PIP_RANGE or colour == "green":
-                continue
+        total += TUNE["front"] * len(front) + TUNE["open_colours"] * len(open_colours)
+        if TUNE["mark_chance"]:
+            chance = _mark_chance(duchy, values, front)
+            total += TUNE["mark_chance"] * chance * min(1.0, rounds_left)
         for colour in COLOURS:
             hexes = duchy.hexes_of(colour)
             done = sum(1 for h in hexes if values[h] != UNMARKED)
             first = view["duchy"]["colour_bonus"][colour][0]
-            total += first * (done / len(hexes)) ** 3 * 0.5
+            total += first * (done / len(hexes)) ** 3 * TUNE["colour"]
         return total
 
 
