@@ -140,6 +140,42 @@ def test_illegal_action_leaves_state_and_dice_unchanged(action, code):
     assert GAME.dump_state(state) == before and dice.counter == counter
 
 
+BOGUS = [
+    {"type": "roll", "extra": 1},
+    {"type": "reroll", "keep": [5, 0]},
+    {"type": "reroll", "keep": "all"},
+    {"type": "hire", "stack": 9},
+    {"type": "hire"},
+    {"type": "take", "stack": 0},
+    {"type": "joker", "pair": "twin", "colour": "pink", "number": 9},
+    {"type": "place", "space": -1},
+    {"type": "place", "space": "7"},
+    {"type": "place_dragon", "space": 0, "source": 7},
+    {"type": "free_dragon", "space": 100},
+    {"type": "raid", "space": None},
+    {"type": "steal_card", "card": 999},
+    {"type": "steal_gem", "victim": 0, "gem": "ruby"},
+]
+
+
+def test_refused_actions_at_every_step_change_neither_state_nor_dice():
+    state, dice = new_state(4, seed="kd-fuzz")
+    rng = random.Random(9)
+    for _ in range(400):
+        if GAME.result(state) is not None:
+            break
+        before, counter = GAME.dump_state(state), dice.counter
+        legal = GAME.legal_actions(state, state.active)
+        for action in BOGUS:
+            if action in legal:
+                continue
+            with pytest.raises(IllegalAction) as err:
+                act(state, action, dice)
+            assert err.value.code and err.value.reason
+        assert GAME.dump_state(state) == before and dice.counter == counter
+        act(state, rng.choice(legal), dice)
+
+
 def test_only_the_active_player_may_act():
     state, dice = new_state()
     other = (state.active + 1) % 3
