@@ -243,8 +243,9 @@ class EventSchema(Schema):
 
 
 class EventsSchema(Schema):
-    """Events after the cursor, and the cursor to pass next time."""
+    """What the caller owes now, events after the cursor, and the cursor to pass next."""
 
+    pending = fields.List(fields.Nested("PendingSchema"), required=True)
     events = fields.List(fields.Dict(), required=True)
     cursor = fields.String(required=True)
 

@@ -13,9 +13,10 @@ from flask_smorest import Blueprint
 
 from service.api import OPTIONAL_BEARER, problems
 from service.context import bearer_token, game_service
-from service.games import GameService, visible
+from service.games import GameService, prompts_json, visible
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema
+from service.store import GameRecord
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 
@@ -37,6 +38,25 @@ def _read(
             return shown, cursor
 
 
+def owed(service: GameService, record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+    """The decision the caller owes now (empty for spectators and seats that owe nothing)."""
+    if seat is None:
+        return []
+    prompts = prompts_json(record, service.prompts(record))
+    if str(seat) not in prompts:
+        return []
+    return [
+        {
+            "type": "decision_due",
+            "game_id": record.id,
+            "seat": seat,
+            "version": record.version,
+            "prompt": prompts[str(seat)],
+            "deadline": prompts[str(seat)]["deadline"],
+        }
+    ]
+
+
 @blp.route("/games/<string:game_id>/events")
 class Events(MethodView):
     """Long-poll."""
@@ -46,6 +66,7 @@ class Events(MethodView):
         200,
         EventsSchema,
         example={
+            "pending": [],
             "events": [
                 {
                     "id": "1795000000000-0",
@@ -64,8 +85,10 @@ class Events(MethodView):
         service = game_service()
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
-        events, cursor = _read(service, game_id, caller.seat, query["after"], query["wait"])
-        return {"events": events, "cursor": cursor}
+        pending = owed(service, record, caller.seat)
+        wait = 0.0 if pending and query["after"] == "0" else query["wait"]
+        events, cursor = _read(service, game_id, caller.seat, query["after"], wait)
+        return {"pending": pending, "events": events, "cursor": cursor}
 
 
 @blp.route("/games/<string:game_id>/events/stream")
@@ -86,9 +109,12 @@ class EventStream(MethodView):
         heartbeat = current_app.config["DICEHALL"].heartbeat
         once = request.args.get("once") == "1"
 
+        pending = owed(service, record, caller.seat)
+
         def generate() -> Iterator[str]:
             cursor = last
             yield "retry: 2000\n\n"
+            yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
             while True:
                 events, cursor = _read(service, game_id, caller.seat, cursor, heartbeat)
                 if not events:

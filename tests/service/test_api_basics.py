@@ -300,3 +300,18 @@ def test_seat_token_cannot_join_twice_or_take_bot_seat(client):
     assert response.status_code == 409 and response.get_json()["code"] == "seat_taken"
     response = client.post(f"/v1/games/{game['id']}/seats/9/join", json={})
     assert response.status_code == 404 and response.get_json()["code"] == "seat_not_found"
+
+
+def test_event_feed_says_first_what_the_caller_owes_now(client):
+    game = create_toy(client)
+    t0, _ = join_all(client, game)
+    gid = game["id"]
+    feed = client.get(f"/v1/games/{gid}/events?after=0&wait=5", headers=auth(t0)).get_json()
+    assert [p["seat"] for p in feed["pending"]] == [0]
+    assert feed["pending"][0]["prompt"]["kind"] == "bid"
+    assert client.get(f"/v1/games/{gid}/events?after=0").get_json()["pending"] == []
+    client.post(
+        f"/v1/games/{gid}/actions", json={"action": {"type": "bid", "card": 1}}, headers=auth(t0)
+    )
+    after = client.get(f"/v1/games/{gid}/events?after=0", headers=auth(t0)).get_json()
+    assert after["pending"] == []
