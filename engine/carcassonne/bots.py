@@ -8,14 +8,18 @@ to build where, which knights to keep, and when to hold a knight instead of scor
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import Any
 
 from engine.carcassonne import city as geometry
 from engine.carcassonne.faces import CITY_FACES, KNIGHT, ROTATIONS, face_mask, mask_of
 from engine.contract import Action, Bot, RandomBot, View
 
-CLOSE_CHANCE = {2: 0.7, 1: 0.55, 0: 0.0}
-"""Rough chance of closing one more open city edge, by re-rolls left after this roll."""
+CLOSING = 0.33
+"""Rough chance that a rolled die can close an open city edge (a cap always can, a corner
+sometimes). Tuned on 600 seeded solo games, mean turns to 42: 0.25 -> 9.9, 0.32 -> 10.1,
+0.33 -> 9.8, 0.34 -> 10.6 (a fixed chance of 0.7 per edge, the first design: 12.8)."""
 
 SEARCH_LIMIT = 4000
 """Most placements the last-roll search tries before it settles for what it found."""
@@ -26,19 +30,33 @@ def grid_from_view(view: View) -> geometry.Grid:
     return {(d["x"], d["y"]): mask_of(d["edges"]) for d in view["turn"]["grid"]}
 
 
+@functools.lru_cache(maxsize=1024)
+def chance_to_close(edges: int, dice: int, rerolls: int, p: float = CLOSING) -> float:
+    """Chance that at least ``edges`` of ``dice`` dice come up closing (chance ``p`` a roll)
+    within ``rerolls`` rolls, a die that fails being rolled again."""
+    if edges > dice:
+        return 0.0
+    q = 1 - (1 - p) ** rerolls
+    miss = sum(math.comb(dice, k) * q**k * (1 - q) ** (dice - k) for k in range(edges))
+    return max(0.0, 1.0 - miss)
+
+
 def outlook(
-    grid: geometry.Grid, rerolls: int, dice_left: int, chances: dict[int, float] = CLOSE_CHANCE
+    grid: geometry.Grid,
+    rerolls: int,
+    dice_left: int,
+    closing: float = CLOSING,
 ) -> float:
     """What a grid is worth: the points it scores now, or a guess at what its best open
     city could score once closed with the dice and re-rolls left, whichever is more."""
     found = geometry.cities(grid)
     best = geometry.scoring_city(found)
     value = float(best.points) if best else 0.0
-    chance = chances[min(rerolls, 2)]
     for found_city in found:
         edges = found_city.open_edges
         if edges and edges <= dice_left:
-            guess = geometry.points(found_city.size + edges) * chance**edges
+            chance = chance_to_close(edges, dice_left, rerolls, closing)
+            guess = geometry.points(found_city.size + edges) * chance
             value = max(value, guess)
     return value
 
@@ -89,18 +107,25 @@ def best_finish(
 
 class HeuristicBot(Bot):
     """Builds toward one large closed city; keeps knights when three are in reach; holds a
-    knight when the points on offer are small."""
+    knight when the points on offer are small.
+
+    Before the last roll it builds a die only when that raises :func:`outlook` (points now,
+    or a closed-city guess from the dice and re-rolls left); on the last roll it searches
+    for the largest city the dice on the table can close. ``hold_below``: hold a knight
+    (given three) when scoring now gives fewer points; ``closing``: see :data:`CLOSING`;
+    ``knights_early``: before the last roll, keep knights only when this many are in reach.
+    """
 
     name = "heuristic"
 
     def __init__(
         self,
         hold_below: int = 3,
-        chances: dict[int, float] = CLOSE_CHANCE,
+        closing: float = CLOSING,
         knights_early: int = 3,
     ) -> None:
         self.hold_below = hold_below
-        self.chances = chances
+        self.closing = closing
         self.knights_early = knights_early
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
@@ -137,12 +162,12 @@ class HeuristicBot(Bot):
         rerolls = turn["rolls_left"]
         faces = {d["die"]: d["face"] for d in free}
         dice_left = len(free)
-        base = outlook(grid, rerolls, dice_left, self.chances)
+        base = outlook(grid, rerolls, dice_left, self.closing)
         best, pick = base + 0.01, None
         for action in places:
             cell = (action["x"], action["y"])
             grid[cell] = face_mask(faces[action["die"]], action["rotation"])
-            value = outlook(grid, rerolls, dice_left - 1, self.chances)
+            value = outlook(grid, rerolls, dice_left - 1, self.closing)
             del grid[cell]
             if value > best:
                 best, pick = value, action
