@@ -359,6 +359,13 @@ class Burgundy(Game):
 
         return build_view(self, state, seat)
 
+    def sample(self, view: View, seat: int | None, dice: Dice) -> BurgundyState:
+        """A full state consistent with ``view``: other seats' sealed decisions are drawn
+        uniformly from their legal decisions."""
+        from engine.burgundy.sample import sample_state
+
+        return sample_state(self, view, seat, dice)
+
     def result(self, state: BurgundyState) -> Result | None:
         if state.stage != "over":
             return None

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.burgundy import GAME
-from engine.burgundy.duchy import CELLS, COLOURS, INDEX
+from engine.burgundy.duchy import CELLS, COLOURS, DUCHIES, INDEX
 from engine.burgundy.moves import COMMODITY, MONK, SILVER, WORKER
 from engine.burgundy.sheet import available
 from engine.burgundy.state import HOURGLASS_FACES, BurgundyState, Roll
@@ -21,6 +21,7 @@ CASTLE_B = [2, 1]  # duchy A: castle with the blue (commodity) square
 CASTLE_G = [2, 4]  # gray square (silver)
 CASTLE_O = [4, 1]  # orange square (worker)
 CASTLE_P = [4, 4]  # purple square (monk)
+DUCHY_A = DUCHIES["A"]
 
 
 def new_game(seats: int = 2, seed: str = "burgundy-test", **options: Any):
@@ -96,14 +97,8 @@ def test_rule_starting_castle_gives_its_square_bonus_and_one_point():
     for seat, kind in enumerate((COMMODITY, SILVER, WORKER, MONK)):
         sheet = state.sheets[seat]
         assert sheet.points == [1, 0, 0]
-        assert available(GAME_DUCHY(), sheet, kind) == 1
-        assert sum(available(GAME_DUCHY(), sheet, k) for k in range(4)) == 1
-
-
-def GAME_DUCHY():
-    from engine.burgundy.duchy import DUCHIES
-
-    return DUCHIES["A"]
+        assert available(DUCHY_A, sheet, kind) == 1
+        assert sum(available(DUCHY_A, sheet, k) for k in range(4)) == 1
 
 
 def test_rule_starting_castles_are_a_sealed_simultaneous_choice_and_may_coincide():
@@ -230,11 +225,11 @@ def test_rule_castle_gives_one_point_and_its_square_bonus():
     state, dice = started(1, [CASTLE_B])
     put(state, 0, {(2, 2): 4, (2, 3): 4})
     roll(state, [5, 4], ["green", "blue"])
-    silver = available(GAME_DUCHY(), state.sheets[0], SILVER)
+    silver = available(DUCHY_A, state.sheets[0], SILVER)
     pts = state.sheets[0].points[0]
     GAME.apply(state, 0, mark(1, 0, (2, 4)), dice)
     assert state.sheets[0].points[0] == pts + 1
-    assert available(GAME_DUCHY(), state.sheets[0], SILVER) == silver + 1
+    assert available(DUCHY_A, state.sheets[0], SILVER) == silver + 1
 
 
 # --- areas and bonuses ----------------------------------------------------------------------
@@ -274,14 +269,14 @@ def test_rule_completed_area_gives_its_colour_bonus(cells, roll_, target, kind):
     state, dice = started(1, [CASTLE_B])
     put(state, 0, cells)
     roll(state, *roll_)
-    before = available(GAME_DUCHY(), state.sheets[0], kind)
+    before = available(DUCHY_A, state.sheets[0], kind)
     finish_round(state, dice, {0: mark(0, 0, target)})
-    assert available(GAME_DUCHY(), state.sheets[0], kind) == before + 1
+    assert available(DUCHY_A, state.sheets[0], kind) == before + 1
 
 
 def test_rule_bonus_circles_are_limited_by_the_duchy():
     state, dice = started(1, [CASTLE_B])
-    limit = GAME_DUCHY().bonus_limits[MONK]
+    limit = DUCHY_A.bonus_limits[MONK]
     state.sheets[0].circles[MONK] = limit
     put(state, 0, {(1, 2): 1})
     roll(state, [2, 2], ["purple", "purple"])
@@ -301,10 +296,10 @@ def test_rule_commodity_sale_gives_a_silver_and_two_points_each_and_is_not_a_bon
     pts = state.sheets[0].points[0]
     finish_round(state, dice, {0: act})
     sheet = state.sheets[0]
-    assert available(GAME_DUCHY(), sheet, COMMODITY) == 0
-    assert available(GAME_DUCHY(), sheet, SILVER) == 2
+    assert available(DUCHY_A, sheet, COMMODITY) == 0
+    assert available(DUCHY_A, sheet, SILVER) == 2
     assert sheet.points[0] == pts + 4
-    assert available(GAME_DUCHY(), sheet, MONK) == 0
+    assert available(DUCHY_A, sheet, MONK) == 0
 
 
 def test_rule_commodity_sale_only_with_the_double_hourglass():
@@ -348,7 +343,7 @@ def test_rule_silver_second_mark_with_one_other_die_is_legal():
     allowed(state, 0, act)
     events = finish_round(state, dice, {0: act})
     assert [e["hex"] for e in events if e["type"] == "marked"] == [[2, 3], [2, 2]]
-    assert available(GAME_DUCHY(), state.sheets[0], SILVER) == 0
+    assert available(DUCHY_A, state.sheets[0], SILVER) == 0
 
 
 def test_rule_silver_second_mark_cannot_change_a_die():
@@ -413,7 +408,7 @@ GRAY_BUT_ONE = {(0, 2): 3, (5, 1): 4, (6, 0): 3}
 
 def test_rule_simultaneous_colour_completion_gives_both_players_the_full_points():
     state, dice = started(3, [CASTLE_B, CASTLE_B, CASTLE_B])
-    first, second = GAME_DUCHY().colour_bonus["gray"]
+    first, second = DUCHY_A.colour_bonus["gray"]
     for seat in (0, 1):
         put(state, seat, GRAY_BUT_ONE)
     roll(state, [4, 4], ["gray", "gray"])
@@ -553,7 +548,7 @@ def test_variant_solo_colour_bonus_higher_in_phases_one_two_lower_in_three(phase
     events = finish_round(state, dice, {0: mark(0, 0, (0, 3))})
     done = next(e for e in events if e["type"] == "colour_completed")
     assert done["place"] == place
-    assert done["points"] == GAME_DUCHY().colour_bonus["gray"][0 if place == "first" else 1]
+    assert done["points"] == DUCHY_A.colour_bonus["gray"][0 if place == "first" else 1]
 
 
 def test_rule_ties_are_broken_by_most_unused_bonuses_else_shared():
@@ -647,3 +642,78 @@ def test_describe_reads_as_a_sentence_for_every_legal_action():
     assert len(set(texts)) == len(texts)
     assert any("silver" in t for t in texts) and any("monk" in t for t in texts)
     assert any(t.startswith("Sell") for t in texts)
+
+
+def test_sample_rebuilds_a_state_consistent_with_the_view():
+    state, dice = started(3, [CASTLE_B, CASTLE_G, CASTLE_P])
+    finish_round(state, dice)
+    GAME.apply(state, 0, GAME.legal_actions(state, 0)[-1], dice)
+    GAME.apply(state, 2, GAME.legal_actions(state, 2)[0], dice)
+    view = GAME.view(state, 1)
+    sampled = GAME.sample(view, 1, Dice("sampler"))
+    assert GAME.view(sampled, 1) == view
+    assert sampled.pending[0] and sampled.pending[2] and not sampled.pending[1]
+    for s in (0, 2):
+        GAME.check(sampled, s, json.loads(sampled.pending[s]))
+    # in the castle stage too
+    state, dice = new_game(2)
+    GAME.apply(state, 1, {"type": "pick_castle", "hex": CASTLE_O}, dice)
+    view = GAME.view(state, 0)
+    assert GAME.view(GAME.sample(view, 0, Dice("s2")), 0) == view
+
+
+def test_rule_the_five_dice_roll_when_a_round_opens():
+    state, dice = started(2)
+    GAME.apply(state, 0, GAME.legal_actions(state, 0)[0], dice)
+    counter = dice.counter
+    events = GAME.apply(state, 1, GAME.legal_actions(state, 1)[0], dice)
+    assert dice.counter == counter + 5, "two pip dice, two colour dice, one hourglass die"
+    opened = events[-1]
+    assert opened["type"] == "round_opened" and opened["round"] == 2
+    assert all(1 <= p <= 6 for p in opened["pips"])
+    assert all(c in COLOURS for c in opened["colours"])
+    assert opened["sale"] == (opened["hourglass"] == 2)
+
+
+def test_legal_actions_list_every_die_pairing_even_when_two_dice_show_the_same():
+    state, _ = started(1, [CASTLE_B])
+    roll(state, [6, 6], ["blue", "blue"])
+    marks = [a for a in GAME.legal_actions(state, 0) if a["bonus"] is None]
+    pairings = {(a["pip"], a["colour"]) for a in marks if a["hex"] == [3, 1]}
+    assert pairings == {(0, 0), (0, 1), (1, 0), (1, 1)}
+
+
+def test_ruling_the_second_mark_may_go_next_to_the_first():
+    state, _ = started(1, [CASTLE_G])  # (2,4); (1,3) monastery touches (1,2) beyond it
+    roll(state, [1, 2], ["purple", "purple"])
+    allowed(state, 0, mark(0, 0, (1, 3), {"kind": "silver", "pip": 1, "colour": 1, "hex": [1, 2]}))
+    refused(state, 0, mark(0, 0, (1, 2)), "not_adjacent")
+
+
+def test_ruling_a_sale_still_scores_when_the_silver_track_is_full():
+    state, dice = started(1, [CASTLE_B])
+    state.sheets[0].circles[SILVER] = DUCHY_A.bonus_limits[SILVER]
+    roll(state, [5, 1], ["blue", "yellow"], hourglass=2)
+    pts = state.sheets[0].points[0]
+    events = finish_round(state, dice, {0: mark(0, 0, (3, 1), sell=True)})
+    sold = next(e for e in events if e["type"] == "sold")
+    assert sold == {"type": "sold", "seat": 0, "commodities": 1, "silver": 0, "points": 2}
+    assert state.sheets[0].points[0] == pts + 2
+
+
+def test_rule_a_full_worker_track_gives_no_worker_for_passing():
+    state, dice = started(1, [CASTLE_B])
+    state.sheets[0].circles[WORKER] = DUCHY_A.bonus_limits[WORKER]
+    roll(state, [1, 1], ["gray", "gray"])
+    events = finish_round(state, dice, {0: {"type": "take_worker", "sell": False}})
+    assert {"type": "took_worker", "seat": 0, "circled": False} in events
+    assert state.sheets[0].circles[WORKER] == DUCHY_A.bonus_limits[WORKER]
+
+
+def test_every_view_has_the_contract_keys_and_serialises():
+    state, _ = started(2)
+    for viewer in (0, 1, None):
+        view = GAME.view(state, viewer)
+        json.dumps(view)
+        assert view["seats"] == 2 and view["active"] is None
+        assert view["pending"] == [0, 1] and view["scores"] == [1, 1]
