@@ -33,12 +33,14 @@ class Meter:
         self.context = ""
         self.calls = 0
         self.seconds = 0.0
+        self.sizes: list[int] = []
 
     def __call__(self, game: Any, state: Any, seat: int, action: dict[str, Any]) -> None:
         start = time.perf_counter()
         legal = game.legal_actions(state, seat)
         self.seconds += time.perf_counter() - start
         self.calls += 1
+        self.sizes.append(len(legal))
         if len(legal) > self.largest:
             self.largest = len(legal)
             bonuses = game.view(state, seat)["players"][seat]["bonuses"]
@@ -120,6 +122,11 @@ def main() -> None:
         f"mean margin over the best random {margin:+.1f}"
     )
     console.print(f"largest legal-action list: {meter.largest} ({meter.context})")
+    sizes = sorted(meter.sizes)
+    console.print(
+        f"legal-action list sizes: mean {statistics.mean(sizes):.0f}, median "
+        f"{sizes[len(sizes) // 2]}, 99th percentile {sizes[int(len(sizes) * 0.99)]}"
+    )
     console.print(
         f"legal_actions: {meter.calls} calls, "
         f"{1000 * meter.seconds / max(1, meter.calls):.2f} ms each on average"

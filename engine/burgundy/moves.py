@@ -208,7 +208,7 @@ def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
                 raise IllegalAction("worker_same_value", "a worker must change the pip value")
             value = new
         elif bkind == "silver":
-            if set(bonus) - {"kind", "pip", "colour", "hex"}:
+            if set(bonus) & {"monk", "worker", "bonus", "change", "value", "new_colour"}:
                 raise IllegalAction(
                     "one_bonus_per_round",
                     "a silver's second mark uses the dice as rolled: no monk or worker with it",
