@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from dataclasses import dataclass
 
@@ -72,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per line-up")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=100) if not sys.stdout.isatty() else Console()
     tallies: list[tuple[list[str], Tally]] = []
     with Progress(console=console) as progress:
         for names in LINEUPS:
@@ -111,7 +112,7 @@ def main() -> None:
             else "-"
         )
         table.add_row(
-            " v ".join(names),
+            " v ".join(n[0].upper() for n in names),
             str(t.games),
             str(t.illegal),
             f"{t.turns / t.games:.1f}",
@@ -120,6 +121,7 @@ def main() -> None:
             f"{1000 * t.seconds / t.games:.0f}",
         )
     console.print(table)
+    console.print("H = heuristic, R = random; seats rotate from game to game.")
 
 
 if __name__ == "__main__":
