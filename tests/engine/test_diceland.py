@@ -652,3 +652,52 @@ def test_sample_rebuilds_a_state_with_the_same_view_at_every_step():
             assert GAME.to_act(sampled).keys() == GAME.to_act(state).keys()
 
     random_sim(GAME, 3, 1, check_every_step=False, on_step=same_view)
+
+
+def phase2_with_two_dice():
+    state, dice = new_game()
+    board = GAME.board(state, 0)
+    crossed = GAME.crossed(state, 0)
+    colour = next(c for c in COLOURS if board.placements(crossed, c, 2))
+    to_phase2(state, dice, 0, colour, 2, throw(colour, 2))
+    return state, dice, board, colour
+
+
+def bad_cross(kind: str, state, board, colour) -> dict:
+    good = GAME.legal_actions(state, 0)[0]["hexes"]
+    obstacle = next(i for i in range(len(board.coords)) if board.obstacle_mask >> i & 1)
+    other = next(i for i in range(len(board.coords)) if board.colour_of[i] not in (None, colour))
+    hexes = {
+        "malformed_action": [[0, "a"]],
+        "no_such_hex": [[99, 99], good[1]],
+        "already_crossed": [list(board.coords[board.start]), good[1]],
+        "not_a_territory": [list(board.coords[obstacle]), good[1]],
+        "wrong_territory_colour": [list(board.coords[other]), good[1]],
+        "duplicate_hex": [good[0], good[0]],
+        "not_canonical": [good[1], good[0]],
+        "wrong_number_of_crosses": good[:1],
+    }[kind]
+    return {"type": "cross", "colour": colour, "hexes": hexes}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "malformed_action",
+        "no_such_hex",
+        "already_crossed",
+        "not_a_territory",
+        "wrong_territory_colour",
+        "duplicate_hex",
+        "not_canonical",
+        "wrong_number_of_crosses",
+    ],
+)
+def test_bad_placements_are_refused_with_their_code_and_change_nothing(code):
+    state, dice, board, colour = phase2_with_two_dice()
+    action = bad_cross(code, state, board, colour)
+    before, counter = GAME.dump_state(state), dice.counter
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, 0, action, dice)
+    assert err.value.code == code, err.value.reason
+    assert GAME.dump_state(state) == before and dice.counter == counter
