@@ -96,6 +96,9 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, ...], float] = {}
+
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         if legal[0]["type"] == "pick_castle":
             return self._pick_castle(view, legal)
@@ -103,7 +106,7 @@ class HeuristicBot(Bot):
         duchy = DUCHIES[view["duchy"]["name"]]
         values = _values(view, seat)
         phase = view["phase"] - 1
-        self._cache: dict[tuple[int, ...], float] = {}
+        self._cache = {}
         base = self._potential(duchy, values, phase, view)
         best, best_score = legal[0], float("-inf")
         for action in legal:

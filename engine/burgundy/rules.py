@@ -19,6 +19,7 @@ from engine.burgundy.moves import (
     parse_hex,
     round_actions,
 )
+from engine.burgundy.sample import sample_state
 from engine.burgundy.sheet import available, circle, is_colour_complete, unused_total, write
 from engine.burgundy.state import (
     CASTLE_POINTS,
@@ -32,6 +33,7 @@ from engine.burgundy.state import (
     Roll,
     Sheet,
 )
+from engine.burgundy.view import build_view
 from engine.contract import (
     Action,
     Event,
@@ -355,15 +357,11 @@ class Burgundy(Game):
         return [sum(sheet.points) for sheet in state.sheets]
 
     def view(self, state: BurgundyState, seat: int | None) -> View:
-        from engine.burgundy.view import build_view
-
         return build_view(self, state, seat)
 
     def sample(self, view: View, seat: int | None, dice: Dice) -> BurgundyState:
         """A full state consistent with ``view``: other seats' sealed decisions are drawn
         uniformly from their legal decisions."""
-        from engine.burgundy.sample import sample_state
-
         return sample_state(self, view, seat, dice)
 
     def result(self, state: BurgundyState) -> Result | None:
