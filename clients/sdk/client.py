@@ -249,13 +249,20 @@ class Client:
         A dropped stream is reopened from the last event seen (``Last-Event-ID``), with the
         same retry policy as other safe requests; the policy restarts after each event.
         """
+        return self._stream(
+            f"/games/{game_id}/events/stream", last_event_id, read_timeout, until="game_over"
+        )
+
+    def _stream(
+        self, path: str, last_event_id: str | None, read_timeout: float, until: str | None
+    ) -> Iterator[ServerEvent]:
         last = last_event_id
         failures = 0
         while True:
             headers = {"Accept": "text/event-stream"}
             if last is not None:
                 headers["Last-Event-ID"] = last
-            url = self._url(f"/games/{game_id}/events/stream")
+            url = self._url(path)
             try:
                 response = self.session.get(
                     url,
@@ -272,7 +279,7 @@ class Client:
                         if event.id is not None:
                             last = event.id
                         yield event
-                        if event.event == "game_over":
+                        if until is not None and event.event == until:
                             return
             except (requests.ConnectionError, requests.Timeout) as exc:
                 error: Exception = TransportError("GET", url, exc)
@@ -316,6 +323,14 @@ class Client:
             params={"after": after, "wait": wait},
             timeout=self.timeout + (wait or 0),
         )
+
+    def stream_bot_feed(
+        self, last_event_id: str | None = None, read_timeout: float = 45.0
+    ) -> Iterator[ServerEvent]:
+        """Follow the bot account's feed as Server-Sent Events (first a ``pending`` event
+        with what it owes now, then its feed); reconnects like :meth:`stream_events`.
+        Never ends by itself: stop iterating to stop."""
+        return self._stream("/bots/me/feed/stream", last_event_id, read_timeout, until=None)
 
     # --- tournaments ----------------------------------------------------------------------
     def create_tournament(
