@@ -136,8 +136,14 @@ def _panel(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
                 f'<rect x="{x0 + 90 + 22 * i}" y="{y - 13}" width="16" height="16" '
                 f'fill="{FILL[colour]}" stroke="#333"><title>{colour}</title></rect>'
             )
-        hg = "\u231b" * roll["hourglass"] + (" sale" if roll["sale"] else "")
-        out.append(_text(x0 + 140, y, hg, 13))
+        for i in range(roll["hourglass"]):
+            hx, colour = x0 + 146 + 14 * i, "#2f6fb5" if roll["sale"] else "#8a6d3b"
+            out.append(
+                f'<polygon points="{hx},{y - 13} {hx + 10},{y - 13} {hx},{y + 1} '
+                f'{hx + 10},{y + 1}" fill="{colour}"><title>hourglass</title></polygon>'
+            )
+        if roll["sale"]:
+            out.append(_text(x0 + 176, y, "double: sale", 12, fill="#2f6fb5"))
         y += 24
     out.append(_text(x0, y, "Colour bonuses (first / second)", 12, fill="#444"))
     for colour, claim in view["colour_claims"].items():
