@@ -46,6 +46,6 @@ def test_documented_minimal_bot_plays_two_games_to_the_end(
     for game in games:
         summary = wait_for(live_server, game["id"], lambda s: s["status"] == "over", timeout=30)
         log = requests.get(f"{live_server}/v1/games/{game['id']}/log", timeout=5).json()
-        external = [s["seat"] for s in summary["seats"] if s["kind"] == "external"][0]
+        external = next(s["seat"] for s in summary["seats"] if s["kind"] == "external")
         moves = [e for e in log["entries"][1:] if e["seat"] == external]
         assert moves and not any(e["fallback"] for e in moves)
