@@ -717,3 +717,23 @@ def test_every_view_has_the_contract_keys_and_serialises():
         json.dumps(view)
         assert view["seats"] == 2 and view["active"] is None
         assert view["pending"] == [0, 1] and view["scores"] == [1, 1]
+
+
+def test_ruling_green_completion_counts_the_starting_castle():
+    state, dice = started(1, [CASTLE_B])
+    put(state, 0, {(2, 4): 4, (4, 1): 6, (4, 3): 5})
+    roll(state, [5, 1], ["green", "gray"])
+    events = finish_round(state, dice, {0: mark(0, 0, (4, 4))})
+    done = next(e for e in events if e["type"] == "colour_completed")
+    assert done["colour"] == "green" and done["points"] == DUCHY_A.colour_bonus["green"][0]
+
+
+def test_ruling_one_seat_standard_game_uses_the_time_track():
+    state, dice = new_game(1)
+    assert state.variant == "standard"
+    GAME.apply(state, 0, {"type": "pick_castle", "hex": CASTLE_B}, dice)
+    rounds = 0
+    while state.stage != "over":
+        rounds += 1
+        finish_round(state, dice)
+    assert 15 <= rounds <= 30 and state.time == [10, 10, 10]
