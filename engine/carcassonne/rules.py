@@ -163,7 +163,8 @@ class Carcassonne(Game):
                 return "End the turn and score nothing (no closed city)"
             won = best.points * (2 if turn.doubled else 1)
             doubled = ", doubled" if turn.doubled else ""
-            return f"End the turn and score {won} points (a closed city of {best.size}{doubled})"
+            unit = "point" if won == 1 else "points"
+            return f"End the turn and score {won} {unit} (a closed city of {best.size}{doubled})"
         if kind == "hold_knight":
             return "End the turn without scoring and keep a knight to double your next turn"
         return super().describe(state, seat, action)

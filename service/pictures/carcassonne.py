@@ -89,8 +89,9 @@ def _header(view: dict[str, Any], width: float) -> list[str]:
         bold = "bold" if player["seat"] == view.get("active") else "normal"
         out.append(_text(x, 48, label, 13, font_weight=bold, fill=INK))
         x += 12 + 7.5 * len(label)
-    out.append(_text(width - 16, 48, f"first to {view['target']}", 12, text_anchor="end",
-                     fill="#666"))  # fmt: skip
+    out.append(
+        _text(width - 16, 48, f"first to {view['target']}", 12, text_anchor="end", fill="#666")
+    )
     return out
 
 
@@ -116,12 +117,12 @@ def _grid(view: dict[str, Any], ox: float, oy: float, xs: list[int], ys: list[in
     for (x, y), die in cells.items():
         px, py = corner(x, y)
         edges = "+".join(die["edges"])
-        out.append(f"<g><title>{escape(die['face'])} at ({x}, {y}), rotation "
-                   f"{die['rotation']}, city on {edges}</title>")  # fmt: skip
+        out.append(
+            f"<g><title>{escape(die['face'])} at ({x}, {y}), rotation "
+            f"{die['rotation']}, city on {edges}</title>"
+        )
         out.append(_tile(px, py, die["face"], die["rotation"], CELL))
         out.append("</g>")
-        out.append(_text(px + CELL - 3, py + CELL - 3, f"{x},{y}", 8, text_anchor="end",
-                         fill="#555"))  # fmt: skip
         for edge in die["edges"]:
             dx, dy = STEPS[edge]
             if (x + dx, y + dy) in cells:
@@ -137,6 +138,21 @@ def _grid(view: dict[str, Any], ox: float, oy: float, xs: list[int], ys: list[in
                 f'x2="{px + x2 * CELL:.1f}" y2="{py + y2 * CELL:.1f}" stroke="{OPEN}" '
                 'stroke-width="4" stroke-linecap="round"/>'
             )
+    for x, y in cells:
+        px, py = corner(x, y)
+        out.append(
+            _text(
+                px + CELL - 3,
+                py + CELL - 4,
+                f"{x},{y}",
+                9,
+                text_anchor="end",
+                fill="#222",
+                stroke="#fff",
+                stroke_width="2.5",
+                paint_order="stroke",
+            )
+        )
     if scoring is not None:
         for index in turn["cities"][scoring]["dice"]:
             px, py = corner(grid[index]["x"], grid[index]["y"])
@@ -157,8 +173,9 @@ def _roll(view: dict[str, Any], y: float) -> list[str]:
             _token(x, y, face, DIE) if face in ("knight", "catapult") else _tile(x, y, face, 0, DIE)
         )
         opacity = "0.35" if status in ("placed", "gone") else "1"
-        out.append(f'<g opacity="{opacity}"><title>die {die["die"]}: {face}, {status}</title>'
-                   f"{body}</g>")  # fmt: skip
+        out.append(
+            f'<g opacity="{opacity}"><title>die {die["die"]}: {face}, {status}</title>{body}</g>'
+        )
         if status == "aside":
             out.append(
                 f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="{DIE + 4:.1f}" '
@@ -169,8 +186,16 @@ def _roll(view: dict[str, Any], y: float) -> list[str]:
                 f'<path d="M{x:.1f},{y:.1f} L{x + DIE:.1f},{y + DIE:.1f} M{x + DIE:.1f},{y:.1f} '
                 f'L{x:.1f},{y + DIE:.1f}" stroke="{OPEN}" stroke-width="3"/>'
             )
-        out.append(_text(x + DIE / 2, y + DIE + 13, f"{die['die']} {status}", 9,
-                         text_anchor="middle", fill="#444"))  # fmt: skip
+        out.append(
+            _text(
+                x + DIE / 2,
+                y + DIE + 13,
+                f"{die['die']} {status}",
+                9,
+                text_anchor="middle",
+                fill="#444",
+            )
+        )
         x += DIE + 14
     return out
 
@@ -179,7 +204,8 @@ def _status(view: dict[str, Any], y: float) -> list[str]:
     turn = view["turn"]
     scoring = turn["scoring"]
     now = (
-        f"score now: {scoring['points']} points (closed city of {scoring['size']})"
+        f"score now: {scoring['points']} point{'' if scoring['points'] == 1 else 's'} "
+        f"(closed city of {scoring['size']})"
         if scoring["city"] is not None
         else "score now: nothing (no closed city)"
     )

@@ -400,8 +400,14 @@ def test_rule_own_held_knight_returns_to_the_roll_and_doubles_the_score():
     assert view["turn"]["scoring"] == {"city": 0, "size": 3, "points": 2, "doubled": True}
     events = act(state, dice, {"type": "score"})
     assert state.scores[0] == 2
-    assert {"type": "scored", "seat": 0, "city": 3, "points": 2, "doubled": True,
-            "score": 2} in events  # fmt: skip
+    assert {
+        "type": "scored",
+        "seat": 0,
+        "city": 3,
+        "points": 2,
+        "doubled": True,
+        "score": 2,
+    } in events
     assert state.turn.dice == 9 and not state.turn.doubled
 
 
@@ -458,8 +464,13 @@ def test_rule_an_open_city_scores_nothing():
     events = act(state, dice, {"type": "score"})
     assert state.scores[0] == 0
     assert events[0] == {
-        "type": "scored", "seat": 0, "city": 2, "points": 0, "doubled": False, "score": 0
-    }  # fmt: skip
+        "type": "scored",
+        "seat": 0,
+        "city": 2,
+        "points": 0,
+        "doubled": False,
+        "score": 0,
+    }
 
 
 def test_rule_a_city_closes_when_no_city_edge_is_left_open():
@@ -598,7 +609,7 @@ def test_describe_reads_like_a_sentence():
     build(state, dice, ("cap", 0, 0, 2), ("band", 0, 1, 0), ("cap", 0, 2, 0))
     assert (
         GAME.describe(state, 0, {"type": "score"})
-        == "End the turn and score 1 points (a closed city of 3)"
+        == "End the turn and score 1 point (a closed city of 3)"
     )
 
 

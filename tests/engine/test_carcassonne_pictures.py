@@ -78,7 +78,7 @@ def test_svg_outlines_the_scoring_city_in_gold_and_marks_open_edges():
     open_marks = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke") == "#c0392b"]
     assert len(open_marks) == 1, "the lone cap's east edge is the only open city edge"
     text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
-    assert "score now: 1 points (closed city of 3)" in text
+    assert "score now: 1 point (closed city of 3)" in text
     assert "Carcassonne: seat 0 to play" in text
 
 

@@ -76,10 +76,17 @@ def test_views_have_the_common_keys_and_are_json():
         assert view["seats"] == 3 and view["active"] == 0 and view["pending"] == [0]
         json.dumps(view)
     turn = GAME.view(state, 0)["turn"]
-    assert turn["grid"][0] == {"x": 0, "y": 0, "face": "cap", "rotation": 2, "edges": ["S"],
-                               "city": 0}  # fmt: skip
-    assert turn["cities"] == [{"dice": [0, 1, 2], "size": 3, "open_edges": 0, "closed": True,
-                               "points": 1}]  # fmt: skip
+    assert turn["grid"][0] == {
+        "x": 0,
+        "y": 0,
+        "face": "cap",
+        "rotation": 2,
+        "edges": ["S"],
+        "city": 0,
+    }
+    assert turn["cities"] == [
+        {"dice": [0, 1, 2], "size": 3, "open_edges": 0, "closed": True, "points": 1}
+    ]
     assert turn["rolls_left"] == 2
 
 
@@ -103,8 +110,13 @@ def test_view_shows_the_end():
     view = GAME.view(state, 1)
     assert view["over"] and view["winner"] == 0 and view["won_by"] == "points"
     assert view["active"] is None and view["pending"] == []
-    assert view["last_turn"] == {"seat": 0, "ending": "scored", "city": 3, "points": 1,
-                                 "doubled": False}  # fmt: skip
+    assert view["last_turn"] == {
+        "seat": 0,
+        "ending": "scored",
+        "city": 3,
+        "points": 1,
+        "doubled": False,
+    }
 
 
 def test_sample_rebuilds_the_exact_state_from_a_view():
