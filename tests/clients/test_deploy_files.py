@@ -111,13 +111,19 @@ def test_health_path_is_in_the_openapi_document() -> None:
 def test_gunicorn_config_reads_its_environment(
     monkeypatch: pytest.MonkeyPatch, env: dict[str, str], bind: str, workers: int
 ) -> None:
-    for name in ("DICEHALL_BIND", "WEB_CONCURRENCY", "DICEHALL_ACCESS_LOG"):
+    for name in (
+        "DICEHALL_BIND",
+        "WEB_CONCURRENCY",
+        "DICEHALL_ACCESS_LOG",
+        "DICEHALL_WORKER_CLASS",
+    ):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert (settings["bind"], settings["workers"]) == (bind, workers)
-    assert settings["worker_class"] == "gthread"  # long-polls and SSE hold threads, not processes
+    # waiting long-polls and SSE streams park greenlets instead of pinning a process or thread
+    assert settings["worker_class"] == "gevent"
     assert settings["timeout"] > 30  # the longest long-poll wait
 
 
