@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
+import random
 
 import pytest
 
@@ -78,8 +80,6 @@ def test_rule_unpublished_faces_are_marked_house_design():
     ],
 )
 def test_rule_die_data_is_validated(mutate):
-    import copy
-
     data = copy.deepcopy(DATA)
     mutate(data)
     with pytest.raises(ValueError):
@@ -150,14 +150,15 @@ def test_rule_only_the_active_player_acts():
 
 
 def test_rule_at_most_three_rolls():
-    state, dice = new_game()
+    state, _ = new_game()
     set_roll(state, ["knight", "knight"])
+    dice = dice_rolling(["cap", "band", "cap", "band"])
     act(state, dice, {"type": "reroll"})
     act(state, dice, {"type": "reroll"})
     assert state.turn.rolls == 3
+    assert [d.status for d in state.turn.roll] == [FREE, FREE]
     assert {"type": "reroll"} not in GAME.legal_actions(state, 0)
-    if any(d.status == FREE for d in state.turn.roll):
-        assert refused(state, dice, {"type": "reroll"}) == "no_rolls_left"
+    assert refused(state, dice, {"type": "reroll"}) == "no_rolls_left"
 
 
 def test_rule_reroll_rolls_only_the_dice_left_on_the_table():
@@ -314,8 +315,6 @@ def test_rule_every_city_die_can_always_be_built():
     # The cell above the leftmost die of the top row touches only that die, and every
     # city face fits a cell with one neighbour; so the ruling "a city die that cannot be
     # built can only be re-rolled" never has to be applied. Checked over seeded grids.
-    import random
-
     rng = random.Random(7)
     for _ in range(300):
         grid: geometry.Grid = {}
