@@ -147,11 +147,18 @@ class Carcassonne(Game):
         kind = action.get("type")
         if kind == "place":
             face = turn.roll[action["die"]].face
-            edges = "+".join(edge_list(face_mask(face, action["rotation"])))
-            return (
-                f"Place die {action['die']} ({face}, city on {edges}) "
-                f"at ({action['x']}, {action['y']})"
+            mask = face_mask(face, action["rotation"])
+            cell = (action["x"], action["y"])
+            text = (
+                f"Place die {action['die']} ({face}, city on {'+'.join(edge_list(mask))}) "
+                f"at ({cell[0]}, {cell[1]})"
             )
+            grid = grid_of(turn)
+            grid[cell] = mask
+            for found in geometry.cities(grid):
+                if cell in found.cells and found.is_closed:
+                    text += f", closing a city of {found.size}"
+            return text
         if kind == "keep_knight":
             return f"Set the knight on die {action['die']} aside"
         if kind == "reroll":

@@ -605,7 +605,11 @@ def test_describe_reads_like_a_sentence():
     assert "Set the knight on die 1 aside" in texts
     assert "Re-roll the 2 dice on the table (roll 2 of 3)" in texts
     assert "End the turn and score nothing (no closed city)" in texts
-    build(state, dice, ("cap", 0, 0, 2), ("band", 0, 1, 0), ("cap", 0, 2, 0))
+    build(state, dice, ("cap", 0, 0, 2), ("band", 0, 1, 0))
+    set_roll(state, ["cap"])
+    closing = GAME.describe(state, 0, place(0, 0, 2, 0))
+    assert closing == "Place die 0 (cap, city on N) at (0, 2), closing a city of 3"
+    act(state, dice, place(0, 0, 2, 0))
     assert (
         GAME.describe(state, 0, {"type": "score"})
         == "End the turn and score 1 point (a closed city of 3)"
