@@ -49,7 +49,14 @@ from engine.contract import (
 )
 from engine.dice import Dice
 
-ACTION_TYPES = ("place", "keep_knight", "reroll", "score", "hold_knight")
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "place": ("die", "x", "y", "rotation"),
+    "keep_knight": ("die",),
+    "reroll": (),
+    "score": (),
+    "hold_knight": (),
+}
+"""Every action type and the fields it takes besides ``type`` (no others are accepted)."""
 
 
 class CarcassonneOptions(Schema):
@@ -179,8 +186,13 @@ class Carcassonne(Game):
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
         kind = action.get("type")
-        if kind not in ACTION_TYPES:
+        if kind not in ACTION_FIELDS:
             raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        extra = sorted(set(action) - {"type", *ACTION_FIELDS[kind]})
+        if extra:
+            raise IllegalAction(
+                "malformed_action", f"a {kind} action has no field {', '.join(map(repr, extra))}"
+            )
         turn = state.turn
         if kind == "place":
             self._check_place(turn, action)

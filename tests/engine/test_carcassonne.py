@@ -557,6 +557,10 @@ def test_ruling_band_rotations_beyond_a_half_turn_are_refused_as_duplicates():
         ({"type": "place", "die": 9, "x": 0, "y": 0, "rotation": 0}, "no_such_die"),
         ({"type": "place", "die": -1, "x": 0, "y": 0, "rotation": 0}, "no_such_die"),
         ({"type": "keep_knight"}, "malformed_action"),
+        ({"type": "keep_knight", "die": 1, "why": "x"}, "malformed_action"),
+        ({"type": "score", "points": 28}, "malformed_action"),
+        ({"type": "place", "die": 0, "x": 0.0, "y": 0, "rotation": 0}, "malformed_action"),
+        ({"type": "place", "die": 0, "x": 0, "y": None, "rotation": 0}, "malformed_action"),
         ({"type": "hold_knight"}, "too_few_knights"),
         ({"die": 0}, "malformed_action"),
     ],
@@ -634,3 +638,22 @@ def test_first_roll_comes_from_the_seeded_dice_in_die_order():
     assert [d.face for d in state.turn.roll] == [FACES[derive("same", k, 6)] for k in range(9)]
     again, _ = new_game(seed="same")
     assert GAME.dump_state(again) == GAME.dump_state(state)
+
+
+def test_junk_actions_raise_only_illegal_action_and_change_nothing():
+    state, dice = new_game()
+    build(state, dice, ("band", 0, 0, 0))
+    set_roll(state, ["cap", "knight", "catapult", "three"])
+    legal = GAME.legal_actions(state, 0)
+    rng = random.Random(11)
+    junk = [None, "0", 0, 1, -1, 3, 2.5, True, [], {}, 99]
+    before, counter = GAME.dump_state(state), dice.counter
+    for _ in range(2000):
+        action = {"type": rng.choice(["place", "keep_knight", "reroll", "score", "x", 7])}
+        for key in rng.sample(["die", "x", "y", "rotation", "other"], rng.randint(0, 5)):
+            action[key] = rng.choice(junk)
+        if action in legal:
+            continue
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, 0, action, dice)
+    assert GAME.dump_state(state) == before and dice.counter == counter
