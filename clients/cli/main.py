@@ -6,7 +6,18 @@ from typing import Any
 
 import click
 
-from clients.cli.commands import bot, games, new, play, replay, tournament, up, verify, watch
+from clients.cli.commands import (
+    bot,
+    games,
+    list_games,
+    new,
+    play,
+    replay,
+    tournament,
+    up,
+    verify,
+    watch,
+)
 from clients.cli.errors import handled_errors
 
 
@@ -27,6 +38,7 @@ def cli() -> None:
 for command in (
     up.up,
     games.games,
+    list_games.list_games,
     new.new,
     play.play,
     watch.watch,

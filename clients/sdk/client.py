@@ -170,6 +170,10 @@ class Client:
         """One game of the catalogue."""
         return self._json("GET", f"/catalogue/{name}")
 
+    def games(self, limit: int = 20, offset: int = 0) -> list[Json]:
+        """A page of game summaries, newest first."""
+        return list(self._json("GET", "/games", params={"limit": limit, "offset": offset})["games"])
+
     def create_game(
         self,
         game: str,

@@ -295,3 +295,13 @@ def test_play_auto_draws_each_listed_game_to_the_end(live_server: str, game: str
     assert result.exit_code == 0, result.output[-3000:]
     assert "board picture failed" not in result.output
     assert "Result" in result.output
+
+
+def test_list_shows_recent_games_newest_first(live_server: str) -> None:
+    hall = Client(live_server)
+    older = hall.create_game("toy", [{"kind": "human"}, {"kind": "human"}])["id"]
+    newer = hall.create_game("toy", [{"kind": "human"}, {"kind": "human"}])["id"]
+    result = dicehall(live_server, "list", "--limit", "5")
+    assert result.exit_code == 0, result.output
+    assert result.output.index(newer) < result.output.index(older)
+    assert "waiting" in result.output
