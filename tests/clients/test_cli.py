@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -305,3 +306,28 @@ def test_list_shows_recent_games_newest_first(live_server: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.index(newer) < result.output.index(older)
     assert "waiting" in result.output
+
+
+def test_picture_saves_the_servers_svg(live_server: str, tmp_path: Path) -> None:
+    made = json.loads(
+        dicehall(
+            live_server,
+            "new",
+            "carcassonne",
+            "--humans",
+            "1",
+            "--bots",
+            "1",
+            "--bot",
+            "random",
+            "--json",
+        ).stdout
+    )
+    target = tmp_path / "board.svg"
+    result = dicehall(live_server, "picture", made["id"], "--player", "0", "-o", str(target))
+    assert result.exit_code == 0, result.output
+    text = target.read_text()
+    assert text.lstrip().startswith(("<svg", "<?xml"))
+    assert "</svg>" in text
+    printed = dicehall(live_server, "picture", made["id"], "-o", "-")
+    assert printed.stdout.strip().endswith("</svg>")
