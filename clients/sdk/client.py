@@ -26,6 +26,12 @@ from clients.sdk.errors import (
 from clients.sdk.sse import ServerEvent, parse_events
 
 USER_AGENT = "dicehall-sdk/0.1"
+NETWORK_ERRORS = (
+    requests.ConnectionError,
+    requests.Timeout,
+    requests.exceptions.ChunkedEncodingError,
+)
+"""Failures with no (complete) HTTP answer: refused, reset, timed out, cut mid-body."""
 Json = dict[str, Any]
 
 
@@ -121,7 +127,7 @@ class Client:
                 headers=self._headers(headers),
                 timeout=timeout or self.timeout,
             )
-        except (requests.ConnectionError, requests.Timeout) as exc:
+        except NETWORK_ERRORS as exc:
             raise TransportError(method, url, exc) from exc
         if response.status_code >= 400:
             raise problem_from_response(response)
@@ -285,7 +291,7 @@ class Client:
                         yield event
                         if until is not None and event.event == until:
                             return
-            except (requests.ConnectionError, requests.Timeout) as exc:
+            except NETWORK_ERRORS as exc:
                 error: Exception = TransportError("GET", url, exc)
             except ProblemError as exc:
                 if not _is_retryable(exc):

@@ -112,3 +112,27 @@ def test_spectator_sends_no_authorization(peer: Peer, sdk: Client) -> None:
     sdk.with_token(None).view("g1")
     assert "authorization" not in peer.received[0].headers
     assert peer.received[0].path == "/v1/games/g1/view"
+
+
+def test_get_is_retried_when_the_body_is_cut_short(peer: Peer, sdk: Client) -> None:
+    cut = Answer(200, headers={"Transfer-Encoding": "chunked"}, chunks=['9\r\n{"id": "g\r\n'])
+    peer.answer(cut, Answer(200, {"id": "g1"}))
+    assert sdk.game("g1") == {"id": "g1"}
+    assert len(peer.received) == 2
+
+
+def test_stream_events_reconnects_after_a_cut_stream(peer: Peer, sdk: Client) -> None:
+    first = 'id: 1-0\nevent: to_act\ndata: {"type": "to_act"}\n\n'
+    cut = Answer(
+        200,
+        headers={"Content-Type": "text/event-stream", "Transfer-Encoding": "chunked"},
+        chunks=[f"{len(first):x}\r\n{first}\r\n", "40\r\nid: 2-0\n"],
+    )
+    last = Answer(
+        200,
+        headers={"Content-Type": "text/event-stream"},
+        chunks=['id: 2-0\nevent: game_over\ndata: {"type": "game_over"}\n\n'],
+    )
+    peer.answer(cut, last)
+    assert [e.id for e in sdk.stream_events("g1")] == ["1-0", "2-0"]
+    assert peer.received[1].headers["last-event-id"] == "1-0"
