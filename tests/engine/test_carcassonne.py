@@ -506,6 +506,15 @@ def test_rule_game_ends_as_soon_as_a_player_reaches_42():
     assert refused(state, dice, {"type": "score"}) == "game_over"
 
 
+def test_ruling_the_others_rank_by_score_and_equal_scores_share_a_rank():
+    state, dice = new_game(4)
+    state.scores = [41, 10, 10, 3]
+    build(state, dice, *CITY_OF_THREE)
+    act(state, dice, {"type": "score"})
+    result = GAME.result(state)
+    assert result is not None and result.ranks == [1, 2, 2, 4]
+
+
 def test_rule_no_result_before_someone_reaches_42():
     state, dice = new_game(2)
     state.scores = [40, 0]

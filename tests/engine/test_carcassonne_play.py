@@ -26,7 +26,10 @@ VIEW_KEYS = {"seats", "scores", "active", "pending", "players", "turn", "last_tu
 
 
 def every_city_die_can_be_built(game, state, seat, action) -> None:
+    """Ruling 5 holds in play, and every legal action has its own readable sentence."""
     legal = game.legal_actions(state, seat)
+    texts = [game.describe(state, seat, a) for a in legal]
+    assert all(texts) and len(set(texts)) == len(texts)
     faces = {d.face for d in state.turn.roll if d.status == "free" and d.face in CITY_FACES}
     placeable = {state.turn.roll[a["die"]].face for a in legal if a["type"] == "place"}
     assert faces == placeable
