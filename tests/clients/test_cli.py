@@ -331,3 +331,49 @@ def test_picture_saves_the_servers_svg(live_server: str, tmp_path: Path) -> None
     assert "</svg>" in text
     printed = dicehall(live_server, "picture", made["id"], "-o", "-")
     assert printed.stdout.strip().endswith("</svg>")
+
+
+def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
+    hall = Client(live_server)
+    created = hall.create_game("toy", [{"kind": "human"}, {"kind": "human"}], {"rounds": 2})
+    first = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from clients.cli.main import cli; cli()",
+            "play",
+            "--join",
+            created["id"],
+            "--server",
+            live_server,
+            "--auto",
+            "--quiet",
+            "--wait",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not hall.game(created["id"])["seats"][0]["joined"]:
+            assert time.monotonic() < deadline, "the first player never joined"
+            time.sleep(0.1)
+        second = hall.with_token(hall.join(created["id"], 1, "bo")["seat_token"])
+        while second.view(created["id"])["status"] != "over":
+            legal = second.legal_actions(created["id"])
+            if legal["actions"]:
+                with contextlib.suppress(StaleVersion):
+                    second.act(
+                        created["id"], legal["actions"][0]["action"], if_match=legal["version"]
+                    )
+            else:
+                second.events(created["id"], wait=1)
+        out, err = first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert first.returncode == 0, err
+    assert "waiting for the other human seats to join" in out
+    assert "you are seat 0" in out
+    assert "Result" in out

@@ -159,6 +159,7 @@ def play(
     console.print(f"[dim]seed commitment {summary.get('commitment')}[/]")
 
     cursor: str | None = None
+    announced_waiting = False
     while True:
         current = me.view(game_id)
         if current["status"] == "over":
@@ -195,6 +196,9 @@ def play(
             except IllegalActionError as refused:
                 console.print(f"[red]refused:[/] {refused.detail}")
             continue
+        if current["status"] == "waiting" and not announced_waiting:
+            console.print("waiting for the other human seats to join...")
+            announced_waiting = True
         cursor = wait_for_others(me, game_id, cursor, wait, names, quiet, my_seat)
 
 
