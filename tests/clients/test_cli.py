@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from clients.cli.errors import EXIT_INVALID, EXIT_NOT_FOUND, EXIT_UNREACHABLE
+from clients.cli.errors import EXIT_AUTH, EXIT_INVALID, EXIT_NOT_FOUND, EXIT_UNREACHABLE
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
 
@@ -377,3 +377,10 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
     assert "waiting for the other human seats to join" in out
     assert "you are seat 0" in out
     assert "Result" in out
+
+
+def test_a_wrong_token_exits_auth(live_server: str) -> None:
+    created = Client(live_server).create_game("toy", [{"kind": "human"}, {"kind": "human"}])
+    result = dicehall(live_server, "play", "--join", created["id"], "--token", "seat_bogus")
+    assert result.exit_code == EXIT_AUTH
+    assert "unauthorized" in result.stderr
