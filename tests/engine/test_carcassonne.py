@@ -5,10 +5,12 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import re
+from pathlib import Path
 
 import pytest
 
-from engine.carcassonne import GAME
+from engine.carcassonne import GAME, rules
 from engine.carcassonne import city as geometry
 from engine.carcassonne.faces import (
     BASE_MASK,
@@ -443,6 +445,16 @@ def test_rule_only_the_largest_closed_city_scores():
     assert state.scores[0] == 3, "the city of four scores 3; the city of three adds nothing"
 
 
+def test_ruling_of_equal_closed_cities_the_first_built_is_named_scoring():
+    state, dice = new_game()
+    build(state, dice, *CITY_OF_THREE, ("cap", 1, 0, 2), ("band", 1, 1, 0), ("cap", 1, 2, 0))
+    turn = GAME.view(state, 0)["turn"]
+    assert [c["size"] for c in turn["cities"]] == [3, 3]
+    assert turn["scoring"]["city"] == 0 and turn["cities"][0]["dice"] == [0, 1, 2]
+    act(state, dice, {"type": "score"})
+    assert state.scores[0] == 1, "one city scores, never both"
+
+
 def test_rule_an_open_city_scores_nothing():
     # Rulebook example 2c: a closed city of two dice and an open city of six score nothing.
     state, dice = new_game()
@@ -666,3 +678,10 @@ def test_junk_actions_raise_only_illegal_action_and_change_nothing():
         with pytest.raises(IllegalAction):
             GAME.apply(state, 0, action, dice)
     assert GAME.dump_state(state) == before and dice.counter == counter
+
+
+def test_rules_page_names_only_tests_that_exist():
+    page = (Path(rules.__file__).with_name("RULES.md")).read_text(encoding="utf-8")
+    named = set(re.findall(r"`(test_\w+)`", page))
+    assert named, "the rulings name their tests"
+    assert named <= {name for name in globals() if name.startswith("test_")}
