@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Worker
 
 from clients.sdk import Client, RetryPolicy, TransportError
 
@@ -78,9 +80,15 @@ def play_bots_game(url: str) -> str:
 
 def test_up_embedded_redis_keeps_games_across_a_restart(tmp_path: Path) -> None:
     data = tmp_path / "hall"
-    with running_up("--data-dir", str(data), "--workers", "1") as (url, lines):
+    with running_up("--data-dir", str(data), "--workers", "2") as (url, lines):
         assert f"at {url}" in "".join(lines)
-        assert "redis: embedded" in "".join(lines)
+        embedded = re.search(r"redis: embedded at (unix://\S+),", "".join(lines))
+        assert embedded, lines
+        connection = redis.Redis.from_url(embedded.group(1))
+        deadline = time.monotonic() + 20
+        while len(Worker.all(connection=connection)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the workers register as they start
+        assert len(Worker.all(connection=connection)) == 2
         game_id = play_bots_game(url)
         result = Client(url).game(game_id)["result"]
     down = Client(url, timeout=1, retry=RetryPolicy(attempts=1))

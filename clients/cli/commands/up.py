@@ -183,7 +183,8 @@ def up(
     embedded = None
     if redis_url is None:
         embedded, redis_url = start_embedded_redis(data_dir.resolve())
-        console.print(f"redis: embedded, data in {data_dir.resolve() / 'dicehall.rdb'}")
+        data_file = data_dir.resolve() / "dicehall.rdb"
+        console.print(f"redis: embedded at {redis_url}, data in {data_file}", soft_wrap=True)
     else:
         console.print(f"redis: {redis_url}")
     env = child_env(redis_url, access_log)
