@@ -119,3 +119,19 @@ def test_verify_command_exits_nonzero_on_a_game_not_over(live_server: str) -> No
     assert result.exit_code == EXIT_VERIFY_FAILED
     assert "MISMATCH" in result.output
     assert "the game is over" in result.output
+
+
+def test_verify_command_json_lists_every_check(live_server: str, finished: dict[str, Any]) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from clients.cli.main import cli
+
+    game_id = finished["summary"]["id"]
+    result = CliRunner().invoke(cli, ["verify", game_id, "--server", live_server, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["ok"] is True
+    assert report["game_id"] == game_id
+    assert [c["check"] for c in report["checks"]] == [c.name for c in audit(finished).checks]

@@ -7,6 +7,7 @@ Exception to the clients' rule of importing nothing from the engine: this comman
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import click
@@ -38,8 +39,9 @@ def parse_seat_tokens(pairs: tuple[str, ...]) -> dict[int, str]:
     metavar="SEAT=TOKEN",
     help="Also compare this seat's private final view (repeatable).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
 @pass_client
-def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...]) -> None:
+def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: bool) -> None:
     """Check GAME_ID: seed vs commitment, every draw, and a local re-play of the log whose
     final state must match the server's final views. Exits 8 on any mismatch."""
     from clients.verifier import audit_game  # the engine is loaded only for this command
@@ -61,6 +63,12 @@ def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...]) -> None:
                 )
             views[seat] = seen["view"]
     audit = audit_game(summary, log, views)
+    if as_json:
+        checks = [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in audit.checks]
+        click.echo(json.dumps({"game_id": game_id, "ok": audit.ok, "checks": checks}))
+        if not audit.ok:
+            raise click.exceptions.Exit(EXIT_VERIFY_FAILED)
+        return
 
     table = Table(title=f"verify {summary.get('game')} {game_id}", header_style="bold")
     table.add_column("", width=2)

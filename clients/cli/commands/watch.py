@@ -27,6 +27,8 @@ def draw(client: Client, game_id: str, game: str, names: list[str]) -> dict[str,
         names[s] if s < len(names) else str(s) for s in seats_to_act(current.get("to_act"))
     )
     status = current["status"] + (f" - waiting for {waiting}" if waiting else "")
+    if console.is_terminal:
+        console.clear()  # a person sees one live board; a pipe gets every frame in turn
     console.print(Rule(f"{game} {game_id} v{current['version']} ({status})"))
     console.print(board(game, current["view"], current.get("seat")))
     if current["status"] == "over" and current.get("result"):
