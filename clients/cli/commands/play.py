@@ -167,7 +167,10 @@ def play(
             console.print(board(game, current["view"], my_seat))
             if current.get("result"):
                 console.print(result_table(current["result"], names))
-            console.print(f"verify it: [bold]dicehall verify {game_id}[/]")
+            console.print(
+                f"verify it: [bold]dicehall verify {game_id} --seat-token {my_seat}={me.token}[/]",
+                soft_wrap=True,
+            )
             return
         if my_seat in seats_to_act(current.get("to_act")):
             legal = me.legal_actions(game_id)
