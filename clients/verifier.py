@@ -2,7 +2,8 @@
 
 This is one of the two places a client imports the engine (the other is ``dicehall up``,
 the launcher): to check the server, ``verify`` re-plays the published log with
-``engine.replay`` / ``engine.dice`` / ``engine.games`` on the caller's machine. It uses only
+``engine.replay`` / ``engine.dice`` / ``engine.games`` on the caller's machine (and catches
+``engine.contract.IllegalAction``, what a refused replay raises). It uses only
 what the API publishes (the summary, the log with its revealed seed, and views) and never
 talks to Redis or imports ``service``.
 """
