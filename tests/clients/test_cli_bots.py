@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,48 @@ def test_bot_feed_stream_starts_with_what_the_bot_owes(live_server: str) -> None
     stream.close()
     assert first.event == "pending"
     assert [(due["game_id"], due["seat"]) for due in first.data] == [(game_id, 0)]
+
+
+def test_tournament_with_an_external_bot_run_by_the_cli(live_server: str) -> None:
+    account, token = register(live_server, "entrant")
+    started = dicehall(
+        live_server,
+        "tournament",
+        "start",
+        "toy",
+        "--bot",
+        "random",
+        "--account",
+        f"{account}=entrant",
+        "--games",
+        "2",
+        "--no-wait",
+    )
+    assert started.exit_code == 0, started.output
+    tournament_id = re.search(r"tournament (\S+) \(", started.output)
+    assert tournament_id
+    ran = dicehall(
+        live_server,
+        "bot",
+        "run",
+        "--token",
+        token,
+        "--strategy",
+        "first",
+        "--games",
+        "2",
+        "--wait",
+        "2",
+        "--quiet",
+    )
+    assert ran.exit_code == 0, ran.output
+    hall = Client(live_server)
+    deadline = time.monotonic() + 30
+    while hall.tournament(tournament_id.group(1))["status"] == "running":
+        assert time.monotonic() < deadline, "the tournament did not finish"
+        time.sleep(0.2)
+    shown = dicehall(live_server, "tournament", "show", tournament_id.group(1))
+    assert "entrant" in shown.output
+    standing = {s["name"]: s for s in hall.tournament(tournament_id.group(1))["standings"]}
+    assert standing["entrant"]["games"] == 2
+    assert standing["entrant"]["illegal_actions"] == 0
