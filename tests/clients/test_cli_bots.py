@@ -208,3 +208,41 @@ def test_tournament_with_an_external_bot_run_by_the_cli(live_server: str) -> Non
     standing = {s["name"]: s for s in hall.tournament(tournament_id.group(1))["standings"]}
     assert standing["entrant"]["games"] == 2
     assert standing["entrant"]["illegal_actions"] == 0
+
+
+def test_bot_run_counts_only_games_that_end_during_the_run(live_server: str) -> None:
+    account, token = register(live_server, "twicebot")
+    game_against_random(live_server, account)
+    first = dicehall(
+        live_server,
+        "bot",
+        "run",
+        "--token",
+        token,
+        "--strategy",
+        "first",
+        "--games",
+        "1",
+        "--wait",
+        "2",
+        "--quiet",
+    )
+    assert first.exit_code == 0, first.output
+    second_game = game_against_random(live_server, account)
+    again = dicehall(
+        live_server,
+        "bot",
+        "run",
+        "--token",
+        token,
+        "--strategy",
+        "first",
+        "--games",
+        "1",
+        "--wait",
+        "2",
+        "--quiet",
+    )
+    assert again.exit_code == 0, again.output
+    assert f"game {second_game} over" in again.output
+    assert Client(live_server).game(second_game)["status"] == "over"

@@ -82,7 +82,8 @@ def run(
         raise click.BadParameter(str(exc), param_hint="--strategy") from exc
     account = client.bot_account()
     console.print(f"bot [bold]{account['name']}[/] ({account['id']}) plays with {strategy!r}")
-    cursor: str | None = None
+    # Start from the feed's end: games that ended before this run do not count.
+    cursor: str | None = client.bot_feed(wait=0).get("cursor")
     finished: set[str] = set()
     idle_since = time.monotonic()
     while True:
