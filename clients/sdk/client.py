@@ -250,6 +250,19 @@ class Client:
             timeout=timeout,
         )
 
+    def events_cursor(self, game_id: str) -> str:
+        """The cursor after the game's newest event so far (to follow only what comes next)."""
+        return self._skip_to_end(lambda after: self.events(game_id, after=after, wait=0))
+
+    @staticmethod
+    def _skip_to_end(read: Any) -> str:
+        cursor: str | None = None
+        while True:
+            page = read(cursor)
+            if not page.get("events"):
+                return str(page.get("cursor", cursor or "0"))
+            cursor = page["cursor"]
+
     def stream_events(
         self, game_id: str, last_event_id: str | None = None, read_timeout: float = 45.0
     ) -> Iterator[ServerEvent]:
@@ -333,6 +346,10 @@ class Client:
             params={"after": after, "wait": wait},
             timeout=self.timeout + (wait or 0),
         )
+
+    def bot_feed_cursor(self) -> str:
+        """The cursor after the bot account's newest feed event so far."""
+        return self._skip_to_end(lambda after: self.bot_feed(after=after, wait=0))
 
     def stream_bot_feed(
         self, last_event_id: str | None = None, read_timeout: float = 45.0

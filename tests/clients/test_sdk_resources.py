@@ -100,3 +100,20 @@ def test_sse_parser_joins_data_lines_and_skips_comments() -> None:
         ServerEvent("5", "note", "first\nsecond"),
         ServerEvent("5", "message", {"a": 1}),
     ]
+
+
+def test_events_cursor_pages_to_the_newest_event(peer: Peer, sdk: Client) -> None:
+    peer.answer(
+        Answer(200, {"events": [{"id": "1-0"}], "cursor": "1-0"}),
+        Answer(200, {"events": [{"id": "2-0"}], "cursor": "2-0"}),
+        Answer(200, {"events": [], "cursor": "2-0"}),
+    )
+    assert sdk.events_cursor("g1") == "2-0"
+    assert [r.query.get("after") for r in peer.received] == [None, ["1-0"], ["2-0"]]
+    assert all(r.query["wait"] == ["0"] for r in peer.received)
+
+
+def test_bot_feed_cursor_of_an_empty_feed_is_the_start(peer: Peer, sdk: Client) -> None:
+    peer.answer(Answer(200, {"pending": [], "events": [], "cursor": "0"}))
+    assert sdk.bot_feed_cursor() == "0"
+    assert peer.received[0].path == "/v1/bots/me/feed"

@@ -83,7 +83,7 @@ def run(
     account = client.bot_account()
     console.print(f"bot [bold]{account['name']}[/] ({account['id']}) plays with {strategy!r}")
     # Start from the feed's end: games that ended before this run do not count.
-    cursor: str | None = client.bot_feed(wait=0).get("cursor")
+    cursor: str | None = client.bot_feed_cursor()
     finished: set[str] = set()
     idle_since = time.monotonic()
     while True:

@@ -158,7 +158,7 @@ def play(
     console.print(f"[bold]{game}[/] game [cyan]{game_id}[/], you are seat {my_seat}")
     console.print(f"[dim]seed commitment {summary.get('commitment')}[/]")
 
-    cursor: str | None = None
+    cursor: str | None = me.events_cursor(game_id)  # others' earlier moves are on the board
     announced_waiting = False
     while True:
         current = me.view(game_id)
