@@ -87,7 +87,8 @@ def test_new_prints_a_token_table_for_people(live_server: str) -> None:
     result = dicehall(live_server, "new", "toy", "--humans", "1", "--bots", "1", "--bot", "random")
     assert result.exit_code == 0, result.output
     assert "creator token creator_" in result.stdout
-    assert "seat_" in result.stdout
+    game_id = game_id_in(result.stdout)
+    assert re.search(rf"dicehall play --join {game_id} --token seat_\S+", result.stdout)
 
 
 def test_unknown_game_exits_not_found_with_the_problem(live_server: str) -> None:

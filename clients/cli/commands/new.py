@@ -83,3 +83,8 @@ def new(
         table.add_row(str(seat["seat"]), seat["name"], seat["seat_token"])
     if joined:
         console.print(table)
+        console.print("each player runs:", soft_wrap=True)
+        for seat in joined:
+            console.print(
+                f"  dicehall play --join {game_id} --token {seat['seat_token']}", soft_wrap=True
+            )
