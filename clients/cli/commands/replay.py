@@ -47,6 +47,8 @@ def replay(client: Client, game_id: str, draws: bool) -> None:
         who = "-" if seat is None else (names[seat] if seat < len(names) else str(seat))
         action = entry.get("action")
         what = "[dim]sealed[/]" if action is None else compact(action)
+        if entry.get("fallback"):
+            what += " [yellow](deadline fallback)[/]"
         row = [str(entry.get("n")), who, what]
         if draws:
             shown = entry.get("draws")
