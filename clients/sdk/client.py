@@ -186,8 +186,10 @@ class Client:
         seats: Sequence[Mapping[str, Any]],
         options: Mapping[str, Any] | None = None,
         seed: str | None = None,
+        decision_seconds: float | None = None,
     ) -> Json:
         """Create a game; the answer holds its ``id`` and the ``creator_token``.
+        ``decision_seconds`` sets a deadline per decision (then a fallback move is played).
 
         Not retried: a lost answer could otherwise create two games.
         """
@@ -198,6 +200,8 @@ class Client:
         }
         if seed is not None:
             body["seed"] = seed
+        if decision_seconds is not None:
+            body["decision_seconds"] = decision_seconds
         return self._json("POST", "/games", json=body)
 
     def game(self, game_id: str) -> Json:

@@ -385,3 +385,30 @@ def test_a_wrong_token_exits_auth(live_server: str) -> None:
     result = dicehall(live_server, "play", "--join", created["id"], "--token", "seat_bogus")
     assert result.exit_code == EXIT_AUTH
     assert "unauthorized" in result.stderr
+
+
+def test_new_with_a_deadline_lets_the_server_play_fallbacks_shown_in_replay(
+    live_server: str,
+) -> None:
+    made = json.loads(
+        dicehall(
+            live_server,
+            "new",
+            "toy",
+            "--humans",
+            "1",
+            "--bots",
+            "1",
+            "--bot",
+            "random",
+            "--deadline",
+            "0.2",
+            "-o",
+            "rounds=2",
+            "--json",
+        ).stdout
+    )
+    wait_over(Client(live_server), made["id"], timeout=60)
+    result = dicehall(live_server, "replay", made["id"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("(deadline fallback)") == 2  # the idle human's two bids

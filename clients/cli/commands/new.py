@@ -31,6 +31,13 @@ def seat_specs(humans: int, bots: int, bot: str, names: tuple[str, ...]) -> list
 @click.option("--name", "names", multiple=True, help="Names of the human seats, in order.")
 @option_pairs
 @seed_option
+@click.option(
+    "--deadline",
+    "decision_seconds",
+    type=click.FloatRange(0.05),
+    default=None,
+    help="Seconds per decision; after it the server plays a fallback move.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
 @pass_client
 def new(
@@ -42,11 +49,12 @@ def new(
     names: tuple[str, ...],
     option_pairs: tuple[str, ...],
     seed: str | None,
+    decision_seconds: float | None,
     as_json: bool,
 ) -> None:
     """Create a GAME with human and bot seats; join every human seat and print the tokens."""
     seats = seat_specs(humans, bots, bot, names)
-    created = client.create_game(game, seats, parse_options(option_pairs), seed)
+    created = client.create_game(game, seats, parse_options(option_pairs), seed, decision_seconds)
     game_id = created["id"]
     joined = []
     for index, seat in enumerate(seats):
