@@ -25,7 +25,7 @@ from clients.cli.render import (
     seat_names,
     seats_to_act,
 )
-from clients.sdk import Client, IllegalActionError, StaleVersion
+from clients.sdk import Client, Conflict, IllegalActionError, StaleVersion
 
 
 def read_choice(count: int) -> int:
@@ -196,6 +196,8 @@ def play(
                 me.act(game_id, chosen["action"], if_match=legal["version"])
             except StaleVersion:
                 console.print("[yellow]the game moved on meanwhile; here it is again[/]")
+            except Conflict as conflict:  # e.g. a deadline fallback ended the game first
+                console.print(f"[yellow]{conflict.detail}[/]")
             except IllegalActionError as refused:
                 console.print(f"[red]refused:[/] {refused.detail}")
             continue
