@@ -278,7 +278,9 @@ def test_long_poll_may_wait_longer_than_five_seconds(live_server: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["burgundy", "diceland", "kingdice"])
-def test_play_auto_draws_each_listed_game_to_the_end(live_server: str, game: str) -> None:
+def test_play_auto_draws_each_listed_game_to_the_end_and_verifies(
+    live_server: str, game: str
+) -> None:
     # carcassonne has its own whole-game test above (a drawn solo game runs long)
     info = Client(live_server).game_info(game)
     bots = max(1, info["min_seats"] - 1)
@@ -297,6 +299,13 @@ def test_play_auto_draws_each_listed_game_to_the_end(live_server: str, game: str
     assert result.exit_code == 0, result.output[-3000:]
     assert "board picture failed" not in result.output
     assert "Result" in result.output
+    token = re.search(r"seat token (\S+)", result.output)
+    assert token
+    verdict = dicehall(
+        live_server, "verify", game_id_in(result.output), "--seat-token", f"0={token.group(1)}"
+    )
+    assert verdict.exit_code == 0, verdict.output
+    assert "the final view of seat 0 equals the server's" in verdict.output
 
 
 def test_list_shows_recent_games_newest_first(live_server: str) -> None:
