@@ -108,3 +108,35 @@ def test_up_uses_the_redis_named_by_redis_url(redis_url: str, tmp_path: Path) ->
     keys = redis.Redis.from_url(redis_url).keys(f"*{game_id}*")
     assert keys
     assert not (tmp_path / "unused").exists()
+
+
+def test_up_exits_nonzero_and_cleans_up_when_the_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from clients.cli.main import cli; cli()",
+                "up",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(tmp_path / "hall"),
+                "--startup-timeout",
+                "20",
+            ],
+            env={**env, "COLUMNS": "200"},
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "did not become healthy" in proc.stderr or "child exited" in proc.stderr
+    assert "dicehall stopped" in proc.stdout
+    embedded = re.search(r"redis: embedded at unix://(\S+),", proc.stdout)
+    assert embedded
+    assert not Path(embedded.group(1)).exists()  # the embedded Redis is gone with its socket

@@ -191,7 +191,7 @@ def up(
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     api: subprocess.Popen[bytes] | None = None
     bots: list[subprocess.Popen[bytes]] = []
-    failed = False
+    failure = ""
     try:
         api = subprocess.Popen(
             api_command(host, port, api_processes), env=env, start_new_session=True
@@ -200,34 +200,41 @@ def up(
             subprocess.Popen(worker_command(), env=env, start_new_session=True)
             for _ in range(workers)
         ]
-        url = f"http://{host}:{port}"
-        if not wait_healthy(url, [api, *bots], startup_timeout):
-            err_console.print(f"[bold red]the service did not become healthy at {url}[/]")
-            failed = True
-            return
-        console.print(
-            f"[bold green]dicehall is up[/] at [bold]{url}[/] "
-            f"({workers} worker{'s' if workers > 1 else ''}); Ctrl-C stops it"
-        )
-        console.print(f"  export DICEHALL_URL={url}")
-        while True:
-            for child in [api, *bots]:
-                if child.poll() is not None:
-                    err_console.print(
-                        f"[bold red]a child exited ({child.args[-1]}, code "
-                        f"{child.returncode}); stopping[/]"
-                    )
-                    failed = True
-                    return
-            time.sleep(0.5)
+        failure = supervise(f"http://{host}:{port}", api, bots, startup_timeout)
     except Stop:
         console.print("stopping...")
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        for sig in previous:  # a second Ctrl-C must not orphan Redis or the workers
+            signal.signal(sig, signal.SIG_IGN)
         stop_children([*bots, *([api] if api else [])])
         if embedded is not None:
             stop_embedded_redis(embedded)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         console.print("dicehall stopped")
-    if failed:
+    if failure:
+        err_console.print(f"[bold red]{failure}[/]")
         raise click.exceptions.Exit(1)
+
+
+def supervise(
+    url: str,
+    api: subprocess.Popen[bytes],
+    bots: list[subprocess.Popen[bytes]],
+    startup_timeout: float,
+) -> str:
+    """Wait for health, announce the URL, then watch the children until one exits (returns
+    why) or a signal raises Stop."""
+    if not wait_healthy(url, [api, *bots], startup_timeout):
+        return f"the service did not become healthy at {url}"
+    plural = "s" if len(bots) > 1 else ""
+    console.print(
+        f"[bold green]dicehall is up[/] at [bold]{url}[/] ({len(bots)} worker{plural}); "
+        "Ctrl-C stops it"
+    )
+    console.print(f"  export DICEHALL_URL={url}")
+    while True:
+        for child in [api, *bots]:
+            if child.poll() is not None:
+                return f"a child exited ({child.args[-1]}, code {child.returncode}); stopped"
+        time.sleep(0.5)
