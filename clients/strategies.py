@@ -4,7 +4,11 @@ API gives a seat (its view and its legal actions), never over the rules.
 A strategy is ``choose(view, actions) -> int | dict``: ``view`` is the seat's ``view`` dict,
 ``actions`` the server's legal actions (``[{"action": {...}, "text": "..."}]``); it returns
 an index into ``actions`` or one of the action dicts. Built in: ``first`` and ``random``; any
-other is loaded from ``module:function`` (e.g. ``mybots.greedy:choose``).
+other is loaded from ``module:function`` (e.g. ``mybots.greedy:choose``) or from
+``module:Class``, a bot class whose instances have ``choose(view, legal, rng)`` with
+``legal`` the list of action dicts (the interface of the bundled bots, so
+``engine.carcassonne.bots:HeuristicBot`` runs our heuristic as an external bot; the module
+is imported by name at run time, the clients do not depend on the engine).
 """
 
 from __future__ import annotations
@@ -45,9 +49,23 @@ def load_strategy(spec: str, seed: int | str | None = None) -> Strategy:
         found = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot load strategy {spec!r}: {exc}") from exc
+    if isinstance(found, type):
+        return from_bot(found(), seed)
     if not callable(found):
         raise ValueError(f"{spec!r} is not callable")
     return found
+
+
+def from_bot(bot: Any, seed: int | str | None = None) -> Strategy:
+    """A strategy from a bot object with ``choose(view, legal, rng)``. Raises ValueError."""
+    if not callable(getattr(bot, "choose", None)):
+        raise ValueError(f"{type(bot).__name__} has no choose(view, legal, rng) method")
+    rng = random.Random(seed)
+
+    def choose(view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> Any:
+        return bot.choose(view, [dict(item["action"]) for item in actions], rng)
+
+    return choose
 
 
 def pick(choice: Any, actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ with ``If-Match`` and an idempotency key. Strategies live in :mod:`clients.strat
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import click
 
@@ -18,9 +19,52 @@ from clients.sdk import Client, IllegalActionError, StaleVersion
 from clients.strategies import load_strategy, pick
 
 
-@click.group()
-def bot() -> None:
-    """External bots: register an account, run a strategy for it."""
+def run_options(func: Any) -> Any:
+    """The options of running a strategy, shared by ``dicehall bot`` and ``dicehall bot run``."""
+    options = [
+        click.option(
+            "--strategy",
+            default="random",
+            show_default=True,
+            help="first, random, module:function or module:Class (see clients.strategies), "
+            "e.g. engine.carcassonne.bots:HeuristicBot.",
+        ),
+        click.option("--seed", default=None, help="Seed of the strategy's randomness."),
+        click.option(
+            "--games",
+            "max_games",
+            default=0,
+            type=click.IntRange(0),
+            help="Stop after this many games end (0: never).",
+        ),
+        click.option(
+            "--idle",
+            default=0.0,
+            type=click.FloatRange(0),
+            help="Stop after this many seconds with nothing to decide (0: never).",
+        ),
+        click.option(
+            "--wait",
+            default=20.0,
+            show_default=True,
+            type=click.FloatRange(0, 30),
+            help="Seconds per feed long-poll.",
+        ),
+        click.option("--quiet", is_flag=True, help="Print only finished games."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.group(invoke_without_command=True)
+@run_options
+@pass_client
+def bot(client: Client, **options: Any) -> None:
+    """External bots: with --strategy (and no subcommand), play as the bot account of
+    --token; or register an account, or run."""
+    if click.get_current_context().invoked_subcommand is None:
+        play_as_bot(client, **options)
 
 
 @bot.command()
@@ -35,36 +79,24 @@ def register(client: Client, name: str, owner: str) -> None:
 
 
 @bot.command()
-@click.option(
-    "--strategy",
-    default="random",
-    show_default=True,
-    help="first, random, or module:function (see clients.strategies).",
-)
-@click.option("--seed", default=None, help="Seed of the random strategy.")
-@click.option(
-    "--games",
-    "max_games",
-    default=0,
-    type=click.IntRange(0),
-    help="Stop after this many games end (0: never).",
-)
-@click.option(
-    "--idle",
-    default=0.0,
-    type=click.FloatRange(0),
-    help="Stop after this many seconds with nothing to decide (0: never).",
-)
-@click.option(
-    "--wait",
-    default=20.0,
-    show_default=True,
-    type=click.FloatRange(0, 30),
-    help="Seconds per feed long-poll.",
-)
-@click.option("--quiet", is_flag=True, help="Print only finished games.")
+@run_options
 @pass_client
-def run(
+def run(client: Client, **options: Any) -> None:
+    """Play every decision the bot account of --token owes, until stopped."""
+    play_as_bot(client, **options)
+
+
+def decision(client: Client, game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The seat's view and legal actions of one and the same version (the game may move
+    between the two reads: a deadline fallback, or another seat's sealed choice)."""
+    while True:
+        view = client.view(game_id)
+        legal = client.legal_actions(game_id)
+        if view["version"] == legal["version"]:
+            return view, legal
+
+
+def play_as_bot(
     client: Client,
     strategy: str,
     seed: str | None,
@@ -105,11 +137,10 @@ def run(
         idle_since = time.monotonic()
         for due in pending:
             game_id = due["game_id"]
-            legal = client.legal_actions(game_id)
+            view, legal = decision(client, game_id)
             actions = legal.get("actions") or []
             if not actions:
                 continue
-            view = client.view(game_id)
             try:
                 action = pick(choose(view["view"], actions), actions)
             except ValueError as exc:
