@@ -24,6 +24,10 @@ from service.accounts import AccountStore
 from service.problems import Problem
 from service.store import GameRecord, GameStatus, GameStore, Pipeline, SeatRecord
 
+SERVICE_ANSWER_TTL = 300
+"""Seconds the service keeps the answers of its own moves (bots, fallbacks) for retries: a
+job retried after a crash comes back within minutes, not a day."""
+
 
 class Jobs(Protocol):
     """Background work the game service asks for (rq in the app and workers)."""
@@ -348,14 +352,17 @@ class GameService:
         idempotency_key: str | None = None,
         skip_bot_seat: int | None = None,
         fallback: bool = False,
+        answer_ttl: int | None = None,
     ) -> dict[str, Any]:
         """Apply ``action`` for ``seat`` with compare-and-set on the game's version.
 
         Returns the answer of the move (version, the caller's events and view). The same
         ``idempotency_key`` returns the stored first answer. ``fallback`` marks a move the
-        service made for a seat whose deadline passed. Raises Problem: 404, 409
-        game_not_started / game_over, 412 version_mismatch (with the current view), 422
-        illegal_action (the game is unchanged; the attempt is counted against the seat).
+        service made for a seat whose deadline passed. ``answer_ttl`` (seconds) keeps the
+        answer for retries shorter than the default, for the service's own moves. Raises
+        Problem: 404, 409 game_not_started / game_over, 412 version_mismatch (with the
+        current view), 422 illegal_action (the game is unchanged; the attempt is counted
+        against the seat).
         """
         game_key = self.store.key_for(game_id, "game")
         idem_key = (
@@ -435,7 +442,7 @@ class GameService:
                 for item in stream:
                     self.store.publish(p, game_id, item)
                 if idem_key:
-                    self.store.remember(p, idem_key, answer, self.idempotency_ttl)
+                    self.store.remember(p, idem_key, answer, answer_ttl or self.idempotency_ttl)
 
             return writes, answer
 
@@ -469,6 +476,7 @@ class GameService:
                 if_match=record.version,
                 idempotency_key=f"fallback-{record.version}",
                 fallback=True,
+                answer_ttl=SERVICE_ANSWER_TTL,
             )
         except Problem as problem:
             if problem.code == "version_mismatch":

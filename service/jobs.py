@@ -13,6 +13,7 @@ import random
 
 from engine.games import get_game
 from service.config import Settings
+from service.games import SERVICE_ANSWER_TTL
 from service.problems import Problem
 from service.runtime import game_service
 from service.store import GameStatus
@@ -47,6 +48,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
                 if_match=version,
                 idempotency_key=f"bot-{version}",
                 skip_bot_seat=seat,
+                answer_ttl=SERVICE_ANSWER_TTL,
             )
         except Problem as problem:
             if problem.code == "version_mismatch":

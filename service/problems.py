@@ -29,6 +29,7 @@ TITLES: dict[str, str] = {
     "seat_not_human": "Seat is played by a bot",
     "game_not_started": "Game has not started",
     "game_over": "Game is over",
+    "game_not_over": "Game is not over",
     "illegal_action": "Illegal action",
     "version_mismatch": "Stale version",
     "invalid_if_match": "Malformed If-Match",

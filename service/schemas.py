@@ -250,6 +250,15 @@ class EventsSchema(Schema):
     cursor = fields.String(required=True)
 
 
+class ViewQuerySchema(Schema):
+    """Whose view to read."""
+
+    seat = fields.Integer(
+        validate=validate.Range(min=0, max=7),
+        metadata={"description": "any seat's final view, once the game is over (for audits)"},
+    )
+
+
 class PictureQuerySchema(Schema):
     """Whose sheet or map to draw."""
 

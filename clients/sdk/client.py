@@ -214,10 +214,11 @@ class Client:
         body = {"name": name} if name is not None else {}
         return self._json("POST", f"/games/{game_id}/seats/{seat}/join", json=body)
 
-    def view(self, game_id: str) -> Json:
+    def view(self, game_id: str, seat: int | None = None) -> Json:
         """The caller's view (``version``, ``seat``, ``status``, ``view``, ``to_act``,
-        ``result``)."""
-        return self._json("GET", f"/games/{game_id}/view")
+        ``result``); with ``seat``, that seat's final view of a finished game."""
+        params = {"seat": seat} if seat is not None else None
+        return self._json("GET", f"/games/{game_id}/view", params=params)
 
     def legal_actions(self, game_id: str) -> Json:
         """The caller's legal actions: ``{"version", "seat", "actions": [{"action", "text"}]}``."""

@@ -17,8 +17,10 @@ from service.schemas import (
     LogSchema,
     MoveHeadersSchema,
     MoveResultSchema,
+    ViewQuerySchema,
     ViewSchema,
 )
+from service.store import GameStatus
 
 blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal actions and moves")
 
@@ -47,15 +49,32 @@ def parse_if_match(value: str | None) -> int | None:
 class ViewResource(MethodView):
     """The caller's view."""
 
+    @blp.arguments(ViewQuerySchema, location="query")
     @blp.response(200, ViewSchema, example=_VIEW_EXAMPLE)
-    @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @problems(
+        blp,
+        (401, "unauthorized"),
+        (403, "game_not_over"),
+        (404, "game_not_found"),
+        (404, "seat_not_found"),
+        (422, "validation_failed"),
+    )
     @blp.doc(security=OPTIONAL_BEARER)
-    def get(self, game_id: str) -> Response:
-        """Read what the caller may see (a seat token: that seat; none: a spectator)"""
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Read what the caller may see (a seat token: that seat; none: a spectator; `seat`:
+        any seat's view once the game is over)"""
         service = game_service()
         record = service.record(game_id)
-        caller = service.identify(record, bearer_token())
-        response = jsonify(ViewSchema().dump(service.observe(record, caller.seat)))
+        seat = service.identify(record, bearer_token()).seat
+        if "seat" in query:
+            if record.status is not GameStatus.OVER:
+                raise Problem(403, "game_not_over", "other seats' views open when the game is over")
+            if query["seat"] >= len(record.seats):
+                raise Problem(
+                    404, "seat_not_found", f"the game has seats 0 to {len(record.seats) - 1}"
+                )
+            seat = query["seat"]
+        response = jsonify(ViewSchema().dump(service.observe(record, seat)))
         response.headers["ETag"] = f'"{record.version}"'
         return response
 

@@ -315,3 +315,16 @@ def test_event_feed_says_first_what_the_caller_owes_now(client):
     )
     after = client.get(f"/v1/games/{gid}/events?after=0", headers=auth(t0)).get_json()
     assert after["pending"] == []
+
+
+def test_any_seat_view_opens_only_when_the_game_is_over(client):
+    game = create_toy(client)
+    tokens = join_all(client, game)
+    gid = game["id"]
+    early = client.get(f"/v1/games/{gid}/view?seat=1")
+    assert early.status_code == 403 and early.get_json()["code"] == "game_not_over"
+    play_toy_to_end(client, gid, tokens)
+    seen = client.get(f"/v1/games/{gid}/view?seat=1").get_json()
+    assert seen["seat"] == 1
+    assert seen == client.get(f"/v1/games/{gid}/view", headers=auth(tokens[1])).get_json()
+    assert client.get(f"/v1/games/{gid}/view?seat=5").get_json()["code"] == "seat_not_found"

@@ -99,11 +99,13 @@ def test_sse_stream_resumes_from_last_event_id(live_server, redis_client):
             url, params={"once": "1"}, headers=headers, stream=True, timeout=30
         ) as reply:
             assert reply.headers["Content-Type"].startswith("text/event-stream")
-            return [
+            data = [
                 json.loads(line[6:])
                 for line in reply.iter_lines(decode_unicode=True)
                 if line.startswith("data: ")
             ]
+            assert isinstance(data[0], list), "an SSE stream first says what is pending"
+            return data[1:]
 
     first = read(None)
     assert [e["type"] for e in first][:3] == ["game_created", "seat_joined", "seat_joined"]
@@ -111,3 +113,20 @@ def test_sse_stream_resumes_from_last_event_id(live_server, redis_client):
     rest = read(first[-1]["id"])
     assert rest and all(e["id"] > first[-1]["id"] for e in rest)
     assert any(e["type"] == "game_event" and e["event"]["type"] == "round_resolved" for e in rest)
+
+
+def test_bot_move_answers_are_kept_briefly_client_answers_for_a_day(
+    live_server, worker, redis_client
+):
+    from service.games import SERVICE_ANSWER_TTL
+
+    game = create(live_server, "toy", [{"kind": "human"}, {"kind": "bot"}])
+    human = Player(live_server, game["id"], 0)
+    wait_for(live_server, game["id"], lambda s: "1" not in s["to_act"], timeout=30)
+    human.act({"type": "bid", "card": 1}, **{"Idempotency-Key": "mine"})
+    ttls = {
+        key: redis_client.ttl(key) for key in redis_client.scan_iter(f"dh:{{{game['id']}}}:idem:*")
+    }
+    bot_ttls = [ttl for key, ttl in ttls.items() if ":1:bot-" in key]
+    assert bot_ttls and all(0 < ttl <= SERVICE_ANSWER_TTL for ttl in bot_ttls)
+    assert ttls[f"dh:{{{game['id']}}}:idem:0:mine"] > 3600

@@ -52,6 +52,8 @@ def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: 
     if summary.get("status") == "over":
         spectator = client.with_token(None).view(game_id)
         views[None] = spectator["view"]
+        for seat in range(len(summary.get("seats") or [])):
+            views[seat] = client.with_token(None).view(game_id, seat=seat)["view"]
         if client.token:
             mine = client.view(game_id)
             views[mine.get("seat")] = mine["view"]
