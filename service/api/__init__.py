@@ -26,7 +26,7 @@ _EXAMPLE_DETAILS = {
     "illegal_action": "die 4 shows a knight; only city dice are placed",
     "version_mismatch": "the game is at version 12, not 11",
     "invalid_if_match": 'If-Match takes a version such as "7"',
-    "rate_limited": "at most 3000 requests per 60 s for this token; retry in 12 s",
+    "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
 }
 
 
