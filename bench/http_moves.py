@@ -182,8 +182,7 @@ def main() -> None:
     move_rate, floor_rate = moves / args.seconds, floors / args.seconds
     table = Table(
         title=(
-            f"HTTP: {args.game}, {args.clients} clients, "
-            f"{args.seconds:.0f} s each, state ~{blob} B"
+            f"HTTP: {args.game}, {args.clients} clients, {args.seconds:.0f} s each, state ~{blob} B"
         )
     )
     for column in ("what", "per second", "p50 ms", "p99 ms"):
