@@ -1,10 +1,9 @@
 """Game operations shared by the HTTP API and the jobs: create, join, act, observe.
 
-Nothing here knows Flask: callers pass the store, the accounts and a :class:`Jobs` that
-schedules background work. Every state change goes through :meth:`GameStore.transact`
-(compare-and-set on the game's version). After a commit, :meth:`GameService._after` asks the
-jobs to play the bot seats that owe a decision, arms the deadlines of the seats that newly
-owe one, tells external bots through their feeds, and wakes the game's tournament.
+Nothing here knows Flask: callers pass the store, the accounts and the background jobs.
+Every state change goes through :meth:`GameStore.transact` (compare-and-set on the game's
+version); what follows a commit (bot jobs, deadlines, feeds, tournaments) is
+:class:`service.announce.FollowUp`'s.
 """
 
 from __future__ import annotations
@@ -14,42 +13,20 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from engine import dice as dice_mod
 from engine.contract import Game, IllegalAction, InvalidOptions, Prompt, RandomBot
 from engine.games import UnknownGame, get_game
 from service import tokens
 from service.accounts import AccountStore
+from service.announce import FollowUp, Jobs, prompts_json, stream_entries, visible
 from service.problems import Problem
 from service.store import GameRecord, GameStatus, GameStore, Pipeline, SeatRecord
 
 SERVICE_ANSWER_TTL = 300
 """Seconds the service keeps the answers of its own moves (bots, fallbacks) for retries: a
 job retried after a crash comes back within minutes, not a day."""
-
-
-class Jobs(Protocol):
-    """Background work the game service asks for (rq in the app and workers)."""
-
-    def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
-
-    def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
-
-    def tournament(self, tournament_id: str) -> None: ...
-
-
-class NoJobs:
-    """Jobs that do nothing (for tools that only read, and for replays)."""
-
-    def bots(self, game_id: str, version: int, seats: list[int]) -> None:
-        pass
-
-    def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
-        pass
-
-    def tournament(self, tournament_id: str) -> None:
-        pass
 
 
 @dataclass
@@ -68,22 +45,6 @@ def lookup_game(name: str) -> Game:
         raise Problem(404, "unknown_game", f"there is no game called {name!r}") from None
 
 
-def prompts_json(record: GameRecord, prompts: Mapping[int, Prompt]) -> dict[str, Any]:
-    """``to_act`` as the API shows it: each prompt with its deadline, if the game has a clock."""
-    shown = {}
-    for seat, prompt in sorted(prompts.items()):
-        item = prompt.to_json()
-        item["deadline"] = record.deadline(seat)
-        shown[str(seat)] = item
-    return shown
-
-
-def visible(event: Mapping[str, Any], seat: int | None) -> bool:
-    """Whether an event may be shown to ``seat`` (None: a spectator)."""
-    to = event.get("to")
-    return to is None or (seat is not None and seat in to)
-
-
 class GameService:
     """The operations of the API on games."""
 
@@ -97,6 +58,7 @@ class GameService:
         self.store = store
         self.accounts = accounts
         self.jobs = jobs
+        self.follow_up = FollowUp(accounts, jobs)
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -292,7 +254,7 @@ class GameService:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
-            self._after(record, {}, game.to_act(state), actor=None)
+            self.follow_up.after_commit(record, {}, game.to_act(state), actor=None)
         return record, creator_token
 
     @staticmethod
@@ -339,7 +301,7 @@ class GameService:
 
         record = self.store.transact([key], decide)
         if record.status is GameStatus.ACTIVE:
-            self._after(record, {}, self.prompts(record), actor=None)
+            self.follow_up.after_commit(record, {}, self.prompts(record), actor=None)
         return record, token
 
     # --- acting --------------------------------------------------------------------------
@@ -427,7 +389,7 @@ class GameService:
                 "draws": dice.take_draws(),
                 "at": now,
             }
-            stream = self._stream_entries(record, seat, action, sealed, events, after)
+            stream = stream_entries(record, seat, action, sealed, events, after)
             observed = self.observe(record, seat)
             answer = {
                 **observed,
@@ -451,7 +413,7 @@ class GameService:
             after = dict(committed["after"])
             if skip_bot_seat is not None:
                 after.pop(skip_bot_seat, None)
-            self._after(committed["record"], committed["before"], after, actor=seat)
+            self.follow_up.after_commit(committed["record"], committed["before"], after, actor=seat)
         return answer
 
     def play_fallback(self, game_id: str, seat: int, due: float) -> str:
@@ -484,101 +446,6 @@ class GameService:
             raise
         self.store.count(self.store.redis, game_id, "missed", seat)
         return "fallback played"
-
-    @staticmethod
-    def _stream_entries(
-        record: GameRecord,
-        seat: int,
-        action: Any,
-        sealed: bool,
-        events: list[dict[str, Any]],
-        after: Mapping[int, Prompt],
-    ) -> list[dict[str, Any]]:
-        entries: list[dict[str, Any]] = [
-            {
-                "type": "action",
-                "version": record.version,
-                "seat": seat,
-                "action": None if sealed else action,
-                "sealed": sealed,
-            }
-        ]
-        for event in events:
-            item = {"type": "game_event", "version": record.version, "event": event}
-            if "to" in event:
-                item["to"] = event["to"]
-            entries.append(item)
-        if record.status is GameStatus.OVER:
-            entries.append(
-                {
-                    "type": "game_over",
-                    "version": record.version,
-                    "result": record.result,
-                    "seed": record.seed,
-                }
-            )
-        else:
-            entries.append(
-                {"type": "to_act", "version": record.version, "to_act": prompts_json(record, after)}
-            )
-        return entries
-
-    def _after(
-        self,
-        record: GameRecord,
-        before: Mapping[int, Prompt],
-        after: Mapping[int, Prompt],
-        actor: int | None,
-    ) -> None:
-        """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments."""
-        if actor is None and record.status is GameStatus.ACTIVE:
-            for seat, info in enumerate(record.seats):
-                if info.account:
-                    self.accounts.notify(
-                        info.account,
-                        {
-                            "type": "game_started",
-                            "game_id": record.id,
-                            "seat": seat,
-                            "game": record.game,
-                        },
-                    )
-        newly_due = [s for s in sorted(after) if s == actor or s not in before]
-        bot_seats = [s for s in sorted(after) if record.seats[s].kind == "bot"]
-        if bot_seats and record.status is GameStatus.ACTIVE:
-            self.jobs.bots(record.id, record.version, bot_seats)
-        for seat in newly_due:
-            info = record.seats[seat]
-            deadline = record.deadline(seat)
-            if info.kind != "bot" and deadline is not None:
-                self.jobs.deadline(record.id, seat, record.due[str(seat)], deadline)
-            if info.account:
-                self.accounts.notify(
-                    info.account,
-                    {
-                        "type": "decision_due",
-                        "game_id": record.id,
-                        "seat": seat,
-                        "version": record.version,
-                        "prompt": after[seat].to_json(),
-                        "deadline": deadline,
-                    },
-                )
-        if record.status is GameStatus.OVER:
-            for seat, info in enumerate(record.seats):
-                if info.account:
-                    self.accounts.notify(
-                        info.account,
-                        {
-                            "type": "game_over",
-                            "game_id": record.id,
-                            "seat": seat,
-                            "result": record.result,
-                        },
-                    )
-                    self.accounts.drop_game(info.account, record.id)
-            if record.tournament:
-                self.jobs.tournament(record.tournament)
 
     def pending_for(self, account_id: str) -> list[dict[str, Any]]:
         """Every decision the account owes now, across its games (what a feed says first)."""

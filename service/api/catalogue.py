@@ -39,7 +39,7 @@ def describe(game: Game) -> dict[str, Any]:
         "bots": sorted(game.bots),
         "options_schema": converter.schema2jsonschema(game.options_schema),
         "options_example": game.options_example(),
-        "rules": f"engine/{game.name}/RULES.md",
+        "rules": game.rules_page or f"engine/{game.name}/RULES.md",
     }
 
 

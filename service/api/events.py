@@ -11,9 +11,10 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.announce import prompts_json, visible
 from service.api import OPTIONAL_BEARER, problems
 from service.context import bearer_token, game_service
-from service.games import GameService, prompts_json, visible
+from service.games import GameService
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema
 from service.store import GameRecord

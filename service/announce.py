@@ -1,0 +1,145 @@
+"""What follows a committed change to a game: who is told, and what work is scheduled.
+
+After every commit the game service hands the new record here: the bot seats that owe a
+decision get a job, the seats that newly owe one get their deadline armed, external bots
+hear it on their account feeds, a finished tournament game wakes its tournament. The game's
+own event stream entries are shaped here too, so what clients hear is decided in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from engine.contract import Prompt
+from service.accounts import AccountStore
+from service.store import GameRecord, GameStatus
+
+
+class Jobs(Protocol):
+    """Background work the game service asks for (rq in the app and workers)."""
+
+    def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
+
+    def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
+
+    def tournament(self, tournament_id: str) -> None: ...
+
+
+def prompts_json(record: GameRecord, prompts: Mapping[int, Prompt]) -> dict[str, Any]:
+    """``to_act`` as the API shows it: each prompt with its deadline, if the game has a clock."""
+    shown = {}
+    for seat, prompt in sorted(prompts.items()):
+        item = prompt.to_json()
+        item["deadline"] = record.deadline(seat)
+        shown[str(seat)] = item
+    return shown
+
+
+def visible(event: Mapping[str, Any], seat: int | None) -> bool:
+    """Whether an event may be shown to ``seat`` (None: a spectator)."""
+    to = event.get("to")
+    return to is None or (seat is not None and seat in to)
+
+
+def stream_entries(
+    record: GameRecord,
+    seat: int,
+    action: Any,
+    sealed: bool,
+    events: list[dict[str, Any]],
+    after: Mapping[int, Prompt],
+) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = [
+        {
+            "type": "action",
+            "version": record.version,
+            "seat": seat,
+            "action": None if sealed else action,
+            "sealed": sealed,
+        }
+    ]
+    for event in events:
+        item = {"type": "game_event", "version": record.version, "event": event}
+        if "to" in event:
+            item["to"] = event["to"]
+        entries.append(item)
+    if record.status is GameStatus.OVER:
+        entries.append(
+            {
+                "type": "game_over",
+                "version": record.version,
+                "result": record.result,
+                "seed": record.seed,
+            }
+        )
+    else:
+        entries.append(
+            {"type": "to_act", "version": record.version, "to_act": prompts_json(record, after)}
+        )
+    return entries
+
+
+class FollowUp:
+    """The work and the notices that follow a commit."""
+
+    def __init__(self, accounts: AccountStore, jobs: Jobs) -> None:
+        self.accounts = accounts
+        self.jobs = jobs
+
+    def after_commit(
+        self,
+        record: GameRecord,
+        before: Mapping[int, Prompt],
+        after: Mapping[int, Prompt],
+        actor: int | None,
+    ) -> None:
+        """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments."""
+        if actor is None and record.status is GameStatus.ACTIVE:
+            for seat, info in enumerate(record.seats):
+                if info.account:
+                    self.accounts.notify(
+                        info.account,
+                        {
+                            "type": "game_started",
+                            "game_id": record.id,
+                            "seat": seat,
+                            "game": record.game,
+                        },
+                    )
+        newly_due = [s for s in sorted(after) if s == actor or s not in before]
+        bot_seats = [s for s in sorted(after) if record.seats[s].kind == "bot"]
+        if bot_seats and record.status is GameStatus.ACTIVE:
+            self.jobs.bots(record.id, record.version, bot_seats)
+        for seat in newly_due:
+            info = record.seats[seat]
+            deadline = record.deadline(seat)
+            if info.kind != "bot" and deadline is not None:
+                self.jobs.deadline(record.id, seat, record.due[str(seat)], deadline)
+            if info.account:
+                self.accounts.notify(
+                    info.account,
+                    {
+                        "type": "decision_due",
+                        "game_id": record.id,
+                        "seat": seat,
+                        "version": record.version,
+                        "prompt": after[seat].to_json(),
+                        "deadline": deadline,
+                    },
+                )
+        if record.status is GameStatus.OVER:
+            for seat, info in enumerate(record.seats):
+                if info.account:
+                    self.accounts.notify(
+                        info.account,
+                        {
+                            "type": "game_over",
+                            "game_id": record.id,
+                            "seat": seat,
+                            "result": record.result,
+                        },
+                    )
+                    self.accounts.drop_game(info.account, record.id)
+            if record.tournament:
+                self.jobs.tournament(record.tournament)
