@@ -117,8 +117,9 @@ def test_strategies_pick_by_index_or_action() -> None:
 
 
 def test_tournament_start_follows_to_the_standings_and_show_lists_games(
-    live_server: str,
+    live_server: str, tmp_path: Path
 ) -> None:
+    chart = tmp_path / "ratings.svg"
     result = dicehall(
         live_server,
         "tournament",
@@ -134,11 +135,14 @@ def test_tournament_start_follows_to_the_standings_and_show_lists_games(
         "cli-test",
         "--poll",
         "0.2",
+        "--chart",
+        str(chart),
     )
     assert result.exit_code == 0, result.output
     tournament_id = re.search(r"tournament (\S+) \(", result.output)
     assert tournament_id
     assert "random-2" in result.output
+    assert chart.read_text().startswith("<svg") and "random-2" in chart.read_text()
     assert "seed cli-test" in result.output
     shown = dicehall(live_server, "tournament", "show", tournament_id.group(1), "--games")
     assert shown.exit_code == 0, shown.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import click
@@ -113,6 +114,13 @@ def tournament() -> None:
 @seed_option
 @click.option("--no-wait", is_flag=True, help="Print the id and return at once.")
 @click.option(
+    "--chart",
+    "chart_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Where to write the ratings chart (SVG) at the end [default: tournament-ID.svg].",
+)
+@click.option(
     "--poll",
     default=1.0,
     show_default=True,
@@ -133,6 +141,7 @@ def start(
     option_pairs: tuple[str, ...],
     seed: str | None,
     no_wait: bool,
+    chart_path: str | None,
     poll: float,
 ) -> None:
     """Start a GAME tournament between --bot and --account entrants and follow it."""
@@ -159,6 +168,9 @@ def start(
     finished = follow(client, created["id"], poll)
     console.print(standings_table(finished))
     console.print(f"status {finished.get('status')}; seed {finished.get('seed')}")
+    chart = Path(chart_path or f"tournament-{created['id']}.svg")
+    chart.write_text(client.tournament_chart_svg(created["id"]))
+    console.print(f"ratings chart: {chart}")
 
 
 @tournament.command()
