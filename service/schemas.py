@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+_CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
+
+
+def is_cursor(text: str) -> bool:
+    """Whether ``text`` is an event cursor: ``0`` or a Redis stream id ``<ms>-<seq>``, both
+    parts 64-bit (Redis refuses larger ones)."""
+    match = _CURSOR.match(text)
+    if match is None:
+        return False
+    return text == "0" or all(int(part) < 2**64 for part in match.groups()[1:])
+
+
+def check_cursor(text: str) -> None:
+    """A marshmallow validator for cursors. Raises ValidationError."""
+    if not is_cursor(text):
+        raise ValidationError("a cursor from an earlier answer (or 0)")
 
 
 class ProblemSchema(Schema):
@@ -225,7 +244,7 @@ class EventsQuerySchema(Schema):
 
     after = fields.String(
         load_default="0",
-        validate=validate.Regexp(r"^(0|\d+-\d+)$", error="a cursor from an earlier answer, or 0"),
+        validate=check_cursor,
         metadata={"description": "cursor of the last event seen (0: from the start)"},
     )
     wait = fields.Float(

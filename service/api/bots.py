@@ -21,6 +21,7 @@ from service.schemas import (
     FeedSchema,
     RegisterBotSchema,
     RegisteredBotSchema,
+    is_cursor,
 )
 
 blp = Blueprint("bots", __name__, url_prefix="/v1", description="External bot accounts")
@@ -101,12 +102,14 @@ class FeedStream(MethodView):
     """SSE feed."""
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream")
-    @problems(blp, (401, "unauthorized"))
+    @problems(blp, (400, "bad_request"), (401, "unauthorized"))
     @blp.doc(security=BEARER)
     def get(self) -> Response:
         """Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID"""
         account = current_account()
         resume = request.headers.get("Last-Event-ID") or request.args.get("after")
+        if resume is not None and not is_cursor(resume):
+            raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
         last = resume or game_service().accounts.last_feed_id(account.id)
         heartbeat = current_app.config["DICEHALL"].heartbeat
         once = request.args.get("once") == "1"

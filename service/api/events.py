@@ -16,7 +16,7 @@ from service.api import OPTIONAL_BEARER, problems
 from service.context import bearer_token, game_service
 from service.games import GameService
 from service.problems import Problem
-from service.schemas import EventsQuerySchema, EventsSchema
+from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
 from service.store import GameRecord
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
@@ -105,7 +105,7 @@ class EventStream(MethodView):
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
         last = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-        if not (last == "0" or all(part.isdigit() for part in last.split("-", 1))):
+        if not is_cursor(last):
             raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
         heartbeat = current_app.config["DICEHALL"].heartbeat
         once = request.args.get("once") == "1"

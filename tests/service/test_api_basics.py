@@ -328,3 +328,24 @@ def test_any_seat_view_opens_only_when_the_game_is_over(client):
     assert seen["seat"] == 1
     assert seen == client.get(f"/v1/games/{gid}/view", headers=auth(tokens[1])).get_json()
     assert client.get(f"/v1/games/{gid}/view?seat=5").get_json()["code"] == "seat_not_found"
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    ["x", "1-", "-1", "1-2-3", "056-4907685017679804206080791971", "18446744073709551616-0"],
+)
+def test_cursor_that_redis_would_refuse_is_a_validation_problem(client, cursor):
+    game = create_toy(client)
+    reply = client.get(f"/v1/games/{game['id']}/events", query_string={"after": cursor})
+    assert reply.status_code == 422 and reply.get_json()["code"] == "validation_failed"
+    stream = client.get(f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": cursor})
+    assert stream.status_code == 400 and stream.get_json()["code"] == "bad_request"
+
+
+def test_largest_valid_cursor_is_accepted(client):
+    game = create_toy(client)
+    cursor = f"{2**64 - 1}-{2**64 - 1}"
+    assert (
+        client.get(f"/v1/games/{game['id']}/events", query_string={"after": cursor}).status_code
+        == 200
+    )

@@ -48,7 +48,7 @@ def test_api_honours_its_contract(operation, live_server, real_game):
 
     @given(case=operation.as_strategy())
     @settings(
-        max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None
+        max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None
     )
     def check(case) -> None:
         params = case.path_parameters or {}
