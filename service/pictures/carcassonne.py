@@ -70,18 +70,24 @@ def _token(x: float, y: float, face: str, s: float) -> str:
     )
 
 
-def _header(view: dict[str, Any], width: float) -> list[str]:
+TITLE_CHAR = 10.5
+"""Width of a character of the 17 px bold title, generously (the picture widens to fit)."""
+
+
+def _title(view: dict[str, Any]) -> str:
     turn = view["turn"]
     if view.get("over"):
         how = "nine catapults" if view.get("won_by") == "catapults" else "42 points"
-        title = f"Carcassonne: seat {view['winner']} wins ({how})"
-    else:
-        doubled = " \u00b7 doubled" if turn["doubled"] else ""
-        title = (
-            f"Carcassonne: seat {turn['seat']} to play \u00b7 roll {turn['rolls_made']} of 3 "
-            f"\u00b7 {turn['dice']} dice{doubled}"
-        )
-    out = [_text(16, 26, title, 17, font_weight="bold", fill=INK)]
+        return f"Carcassonne: seat {view['winner']} wins ({how})"
+    doubled = " \u00b7 doubled" if turn["doubled"] else ""
+    return (
+        f"Carcassonne: seat {turn['seat']} to play \u00b7 roll {turn['rolls_made']} of 3 "
+        f"\u00b7 {turn['dice']} dice{doubled}"
+    )
+
+
+def _header(view: dict[str, Any], width: float) -> list[str]:
+    out = [_text(16, 26, _title(view), 17, font_weight="bold", fill=INK)]
     x = 16.0
     for player in view["players"]:
         knight = " \u265e" if player["holds_knight"] else ""
@@ -236,7 +242,7 @@ def render_svg(view: dict[str, Any], player: int | None = None) -> str:
     grid_w = (max(xs) - min(xs) + 1) * CELL
     grid_h = (max(ys) - min(ys) + 1) * CELL
     roll_w = 60 + len(turn["roll"]) * (DIE + 14)
-    width = max(grid_w + 32, roll_w + 16, 560.0)
+    width = max(grid_w + 32, roll_w + 16, 560.0, 32 + TITLE_CHAR * len(_title(view)))
     grid_y = 64.0
     roll_y = grid_y + grid_h + 16
     height = roll_y + DIE + 70
