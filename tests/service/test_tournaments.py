@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -151,4 +153,46 @@ def test_killing_a_worker_mid_tournament_does_not_stop_it(live_server, redis_cli
     finally:
         second.terminate()
         second.wait()
+    assert done["progress"]["finished"] == 8
+
+
+def test_restarting_the_api_mid_tournament_does_not_stop_it(worker, redis_client, redis_url):
+    from tests.conftest import free_port, stop, wait_until
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def api() -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--config",
+                str(ROOT / "deploy" / "gunicorn.conf.py"),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "1",
+                "service.app:create_app()",
+            ],
+            cwd=ROOT,
+            env=_child_env(redis_url),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_until(lambda: requests.get(f"{base}/v1/health", timeout=1).ok, 30, "gunicorn")
+        return proc
+
+    first = api()
+    t = start(base, **HEURISTIC_VS_RANDOM, games=8)
+    assert t["status"] == "running" and t["progress"]["finished"] == 0
+    os.killpg(first.pid, signal.SIGKILL)  # the API crashes: master and workers at once
+    first.wait()
+    second = api()
+    try:
+        done = wait_finished(base, t["id"], 240)
+    finally:
+        stop(second)
     assert done["progress"]["finished"] == 8
