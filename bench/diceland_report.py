@@ -10,7 +10,6 @@ for heuristic-against-random line-ups the heuristic's win rate (a shared win cou
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from dataclasses import dataclass
@@ -19,10 +18,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from engine.contract import IllegalAction
-from engine.dice import Dice
 from engine.diceland import GAME
-from engine.simulate import make_bots
+from engine.simulate import make_bots, play
 
 LINEUPS: list[list[str]] = [
     ["random", "random"],
@@ -45,28 +42,10 @@ class Tally:
     seconds: float = 0.0
 
 
-def play_one(names: list[str], seed: str, rng: random.Random) -> tuple[int, list[int], int]:
+def play_one(names: list[str], seed: str, bot_seed: int) -> tuple[int, list[int], int]:
     """Play one game; return (turns, winners, illegal actions seen)."""
-    bots = make_bots(GAME, names)
-    dice = Dice(seed)
-    state = GAME.setup(len(names), GAME.validate_options(len(names), {}), dice)
-    illegal = 0
-    for _ in range(100_000):
-        if GAME.result(state) is not None:
-            break
-        seat = min(GAME.to_act(state))
-        legal = GAME.legal_actions(state, seat)
-        action = bots[seat].choose(GAME.view(state, seat), legal, rng)
-        if action not in legal:
-            illegal += 1
-        try:
-            GAME.apply(state, seat, action, dice)
-        except IllegalAction:
-            illegal += 1
-            GAME.apply(state, seat, legal[0], dice)
-    result = GAME.result(state)
-    assert result is not None, f"game {seed} did not finish"
-    return state.turn, result.winners, illegal
+    played = play(GAME, make_bots(GAME, names), seed, bot_seed=bot_seed, strict=False)
+    return played.state.turn, played.result.winners, played.illegal
 
 
 def main() -> None:
@@ -85,7 +64,7 @@ def main() -> None:
                 seated = names[shift:] + names[:shift]
                 seed = f"diceland-report-{'-'.join(names)}-{n}"
                 start = time.perf_counter()
-                turns, winners, illegal = play_one(seated, seed, random.Random(n))
+                turns, winners, illegal = play_one(seated, seed, n)
                 tally.seconds += time.perf_counter() - start
                 tally.games += 1
                 tally.illegal += illegal

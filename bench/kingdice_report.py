@@ -20,12 +20,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from engine.contract import IllegalAction
-from engine.dice import Dice
 from engine.kingdice import GAME
 from engine.kingdice.conditions import keep_toward, meets
 from engine.kingdice.data import CARDS, DICE
-from engine.simulate import make_bots
+from engine.simulate import make_bots, play
 
 LINEUPS: list[list[str]] = [
     ["random", "random"],
@@ -49,31 +47,11 @@ class Tally:
     seconds: float = 0.0
 
 
-def play_one(
-    names: list[str], seed: str, rng: random.Random
-) -> tuple[int, int, list[int], int, bool]:
+def play_one(names: list[str], seed: str, bot_seed: int) -> tuple[int, int, list[int], int, bool]:
     """Play one game; return (turns, actions, winners, illegal actions, ended by 17th marker)."""
-    bots = make_bots(GAME, names)
-    dice = Dice(seed)
-    state = GAME.setup(len(names), GAME.validate_options(len(names), {}), dice)
-    illegal = actions = 0
-    for _ in range(100_000):
-        if GAME.result(state) is not None:
-            break
-        seat = min(GAME.to_act(state))
-        legal = GAME.legal_actions(state, seat)
-        action = bots[seat].choose(GAME.view(state, seat), legal, rng)
-        if action not in legal:
-            illegal += 1
-        try:
-            GAME.apply(state, seat, action, dice)
-        except IllegalAction:
-            illegal += 1
-            GAME.apply(state, seat, legal[0], dice)
-        actions += 1
-    result = GAME.result(state)
-    assert result is not None, f"game {seed} did not finish"
-    return state.turn, actions, result.winners, illegal, state.winner >= 0
+    played = play(GAME, make_bots(GAME, names), seed, bot_seed=bot_seed, strict=False)
+    state = played.state
+    return state.turn, len(played.moves), played.result.winners, played.illegal, state.winner >= 0
 
 
 def stack_chances(trials: int, seed: int = 20211) -> list[float]:
@@ -119,7 +97,7 @@ def main() -> None:
                 seated = names[shift:] + names[:shift]
                 seed = f"kingdice-report-{'-'.join(names)}-{n}"
                 start = time.perf_counter()
-                turns, actions, winners, illegal, won17 = play_one(seated, seed, random.Random(n))
+                turns, actions, winners, illegal, won17 = play_one(seated, seed, n)
                 tally.seconds += time.perf_counter() - start
                 tally.games += 1
                 tally.illegal += illegal
