@@ -8,7 +8,7 @@ own event stream entries are shaped here too, so what clients hear is decided in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from engine.contract import Prompt
@@ -80,6 +80,18 @@ def stream_entries(
     return entries
 
 
+def decision_due(record: GameRecord, seat: int, prompt: Prompt) -> dict[str, Any]:
+    """The notice that ``seat`` owes a decision now: what feeds send and ``pending`` lists."""
+    return {
+        "type": "decision_due",
+        "game_id": record.id,
+        "seat": seat,
+        "version": record.version,
+        "prompt": {**prompt.to_json(), "deadline": record.deadline(seat)},
+        "deadline": record.deadline(seat),
+    }
+
+
 class FollowUp:
     """The work and the notices that follow a commit."""
 
@@ -96,17 +108,7 @@ class FollowUp:
     ) -> None:
         """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments."""
         if actor is None and record.status is GameStatus.ACTIVE:
-            for seat, info in enumerate(record.seats):
-                if info.account:
-                    self.accounts.notify(
-                        info.account,
-                        {
-                            "type": "game_started",
-                            "game_id": record.id,
-                            "seat": seat,
-                            "game": record.game,
-                        },
-                    )
+            self._tell_accounts(record, lambda seat: {"type": "game_started", "game": record.game})
         newly_due = [s for s in sorted(after) if s == actor or s not in before]
         bot_seats = [s for s in sorted(after) if record.seats[s].kind == "bot"]
         if bot_seats and record.status is GameStatus.ACTIVE:
@@ -117,29 +119,19 @@ class FollowUp:
             if info.kind != "bot" and deadline is not None:
                 self.jobs.deadline(record.id, seat, record.due[str(seat)], deadline)
             if info.account:
-                self.accounts.notify(
-                    info.account,
-                    {
-                        "type": "decision_due",
-                        "game_id": record.id,
-                        "seat": seat,
-                        "version": record.version,
-                        "prompt": after[seat].to_json(),
-                        "deadline": deadline,
-                    },
-                )
+                self.accounts.notify(info.account, decision_due(record, seat, after[seat]))
         if record.status is GameStatus.OVER:
-            for seat, info in enumerate(record.seats):
+            self._tell_accounts(record, lambda seat: {"type": "game_over", "result": record.result})
+            for info in record.seats:
                 if info.account:
-                    self.accounts.notify(
-                        info.account,
-                        {
-                            "type": "game_over",
-                            "game_id": record.id,
-                            "seat": seat,
-                            "result": record.result,
-                        },
-                    )
                     self.accounts.drop_game(info.account, record.id)
             if record.tournament:
                 self.jobs.tournament(record.tournament)
+
+    def _tell_accounts(self, record: GameRecord, notice: Callable[[int], dict[str, Any]]) -> None:
+        """Send every external seat's account ``notice(seat)`` with the game and seat."""
+        for seat, info in enumerate(record.seats):
+            if info.account:
+                self.accounts.notify(
+                    info.account, {**notice(seat), "game_id": record.id, "seat": seat}
+                )

@@ -20,7 +20,14 @@ from engine.contract import Game, IllegalAction, InvalidOptions, Prompt, RandomB
 from engine.games import UnknownGame, get_game
 from service import tokens
 from service.accounts import AccountStore
-from service.announce import FollowUp, Jobs, prompts_json, stream_entries, visible
+from service.announce import (
+    FollowUp,
+    Jobs,
+    decision_due,
+    prompts_json,
+    stream_entries,
+    visible,
+)
 from service.problems import Problem
 from service.store import GameRecord, GameStatus, GameStore, Pipeline, SeatRecord
 
@@ -447,24 +454,22 @@ class GameService:
         self.store.count(self.store.redis, game_id, "missed", seat)
         return "fallback played"
 
+    def owed(self, record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+        """The decision ``seat`` owes now, as a one-item list (empty for spectators and seats
+        that owe nothing): what every feed says first."""
+        prompts = self.prompts(record)
+        if seat is None or seat not in prompts:
+            return []
+        return [decision_due(record, seat, prompts[seat])]
+
     def pending_for(self, account_id: str) -> list[dict[str, Any]]:
-        """Every decision the account owes now, across its games (what a feed says first)."""
+        """Every decision the account owes now, across its games (what its feed says first)."""
         pending = []
         for game_id in self.accounts.games(account_id):
             record = self.store.load(game_id)
             if record is None:
                 continue
-            prompts = self.prompts(record)
             for seat, info in enumerate(record.seats):
-                if info.account == account_id and seat in prompts:
-                    pending.append(
-                        {
-                            "type": "decision_due",
-                            "game_id": game_id,
-                            "seat": seat,
-                            "version": record.version,
-                            "prompt": prompts[seat].to_json(),
-                            "deadline": record.deadline(seat),
-                        }
-                    )
+                if info.account == account_id:
+                    pending.extend(self.owed(record, seat))
         return pending

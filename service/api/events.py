@@ -11,13 +11,12 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.announce import prompts_json, visible
+from service.announce import visible
 from service.api import OPTIONAL_BEARER, problems
 from service.context import bearer_token, game_service
 from service.games import GameService
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
-from service.store import GameRecord
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 
@@ -37,25 +36,6 @@ def _read(
         shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
         if shown or (not batch and block is None) or time.monotonic() >= deadline:
             return shown, cursor
-
-
-def owed(service: GameService, record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
-    """The decision the caller owes now (empty for spectators and seats that owe nothing)."""
-    if seat is None:
-        return []
-    prompts = prompts_json(record, service.prompts(record))
-    if str(seat) not in prompts:
-        return []
-    return [
-        {
-            "type": "decision_due",
-            "game_id": record.id,
-            "seat": seat,
-            "version": record.version,
-            "prompt": prompts[str(seat)],
-            "deadline": prompts[str(seat)]["deadline"],
-        }
-    ]
 
 
 @blp.route("/games/<string:game_id>/events")
@@ -86,7 +66,7 @@ class Events(MethodView):
         service = game_service()
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
-        pending = owed(service, record, caller.seat)
+        pending = service.owed(record, caller.seat)
         wait = 0.0 if pending and query["after"] == "0" else query["wait"]
         events, cursor = _read(service, game_id, caller.seat, query["after"], wait)
         return {"pending": pending, "events": events, "cursor": cursor}
@@ -110,7 +90,7 @@ class EventStream(MethodView):
         heartbeat = current_app.config["DICEHALL"].heartbeat
         once = request.args.get("once") == "1"
 
-        pending = owed(service, record, caller.seat)
+        pending = service.owed(record, caller.seat)
 
         def generate() -> Iterator[str]:
             cursor = last
