@@ -42,6 +42,8 @@ from service.store import Conflict, GameStatus
 
 TICK_SECONDS = 2.0
 STALL_SECONDS = 8.0
+STANDINGS_EVERY = 5.0
+"""While a tournament runs, its standings are recomputed at most this often (seconds)."""
 
 
 @dataclass
@@ -77,6 +79,9 @@ class Tournament:
     created: int = 0
     finished_at: float | None = None
     standings: list[dict[str, Any]] = field(default_factory=list)
+    rated: int = 0
+    """How many finished games the stored standings cover."""
+    rated_at: float = 0.0
 
     def game_id(self, index: int) -> str:
         return f"{self.id}-{index:05d}"
@@ -210,18 +215,26 @@ class TournamentRunner:
         finally:
             self.redis.delete(self._key(tid, "lock"))
 
+    def _finished(self, t: Tournament) -> set[int]:
+        """Indexes of the games known to be over (a game never stops being over)."""
+        return {int(i) for i in self.redis.smembers(self._key(t.id, "over"))}
+
     def _step(self, t: Tournament) -> str:
         plan = schedule(t)
-        over = 0
+        finished = self._finished(t)
         now = time.time()
         for index in range(t.created):
+            if index in finished:
+                continue
             record = self.service.store.load(t.game_id(index))
             if record is None:
                 continue
             if record.status is GameStatus.OVER:
-                over += 1
+                self.redis.sadd(self._key(t.id, "over"), index)
+                finished.add(index)
                 continue
             self._revive(record, now)
+        over = len(finished)
         while t.created < t.games and t.created - over < t.concurrency:
             seating, seed = plan[t.created]
             with contextlib.suppress(Conflict):
@@ -242,6 +255,9 @@ class TournamentRunner:
             t.finished_at = time.time()
             self.save(t)
             return "finished"
+        if over > t.rated and now - t.rated_at >= STANDINGS_EVERY:
+            t.standings, t.rated, t.rated_at = self.standings(t), over, now
+            self.save(t)
         return f"{over}/{t.games} over, {t.created} started"
 
     def _revive(self, record: Any, now: float) -> None:
@@ -261,12 +277,8 @@ class TournamentRunner:
 
     # --- reading --------------------------------------------------------------------------
     def progress(self, t: Tournament) -> dict[str, int]:
-        over = 0
-        for index in range(t.created):
-            record = self.service.store.load(t.game_id(index))
-            if record is not None and record.status is GameStatus.OVER:
-                over += 1
-        return {"total": t.games, "started": t.created, "finished": over}
+        """Games in all, started, and over (as of the last tick, which every game end runs)."""
+        return {"total": t.games, "started": t.created, "finished": len(self._finished(t))}
 
     def games(self, t: Tournament) -> list[dict[str, Any]]:
         plan = schedule(t)
@@ -345,6 +357,4 @@ class TournamentRunner:
         data["seed"] = t.seed if t.status == "finished" else None
         data["seed_commitment"] = dice_mod.commitment(t.seed)
         data["progress"] = self.progress(t)
-        if t.status != "finished":
-            data["standings"] = self.standings(t)
         return data
