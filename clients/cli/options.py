@@ -63,3 +63,10 @@ option_pairs = click.option(
     help="A game option (repeatable); values are JSON when they parse.",
 )
 seed_option = click.option("--seed", default=None, help="The game's secret seed (default: random).")
+wait_option = click.option(
+    "--wait",
+    default=25.0,
+    show_default=True,
+    type=click.FloatRange(0, 30),
+    help="Seconds each events long-poll may wait while nothing happens.",
+)

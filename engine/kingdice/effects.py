@@ -196,13 +196,18 @@ def _take_gem(state: KingState, seat: int, space: int, ev: list[Event]) -> None:
         ev.append({"type": "gem_taken", "seat": seat, "space": space, "gem": gem})
 
 
+def _occupy(state: KingState, seat: int, space: int) -> None:
+    """Put one of ``seat``'s markers on ``space`` (the 17th-marker check is at phase entry)."""
+    state.occupant[space] = seat
+    state.players[seat].markers -= 1
+
+
 def _do_place(state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]) -> None:
     space = action["space"]
     terrain = layout(state).terrain[space]
     state.drawn.remove(terrain)
     state.tiled[space] = True
-    state.occupant[space] = seat
-    state.players[seat].markers -= 1
+    _occupy(state, seat, space)
     state.to_place -= 1
     ev.append({"type": "placed", "seat": seat, "space": space, "terrain": terrain})
     _take_gem(state, seat, space, ev)
@@ -239,8 +244,7 @@ def _do_free_dragon(
     state: KingState, seat: int, action: Action, dice: Dice, ev: list[Event]
 ) -> None:
     space = action["space"]
-    state.occupant[space] = seat
-    state.players[seat].markers -= 1
+    _occupy(state, seat, space)
     state.players[seat].fires += 1
     ev.append({"type": "dragon_freed", "seat": seat, "space": space})
     _take_gem(state, seat, space, ev)
@@ -251,8 +255,7 @@ def _do_raid(state: KingState, seat: int, action: Action, dice: Dice, ev: list[E
     space = action["space"]
     victim = state.occupant[space]
     state.players[victim].markers += 1
-    state.occupant[space] = seat
-    state.players[seat].markers -= 1
+    _occupy(state, seat, space)
     ev.append({"type": "raided", "seat": seat, "space": space, "victim": victim})
     _end_phase3(state, ev)
 

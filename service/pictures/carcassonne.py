@@ -13,6 +13,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from engine.carcassonne.faces import EDGE_NAMES
+from engine.carcassonne.faces import STEPS as GRID_STEPS
+
 CELL = 56.0
 DIE = 34.0
 FIELD = "#cfe0a4"
@@ -20,8 +23,7 @@ CITY = "#6b4a2b"
 GOLD = "#e0a800"
 OPEN = "#c0392b"
 INK = "#222"
-STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-BASE_EDGES = {"cap": 1, "corner": 2, "band": 2, "three": 3}
+STEPS = dict(zip(EDGE_NAMES, GRID_STEPS, strict=True))
 
 
 def _text(x: float, y: float, s: str, size: int = 13, **attrs: Any) -> str:

@@ -30,6 +30,13 @@ def register(server: str, name: str) -> tuple[str, str]:
     return account.group(1), token.group(1)
 
 
+def run_bot(server: str, token: str, strategy: str, games: int = 1, quiet: bool = False) -> Result:
+    """``dicehall bot run`` for the account of ``token`` until ``games`` games end."""
+    args = ["bot", "run", "--token", token, "--strategy", strategy]
+    args += ["--games", str(games), "--wait", "2"] + (["--quiet"] if quiet else [])
+    return dicehall(server, *args)
+
+
 def game_against_random(server: str, account: str) -> str:
     seats = [{"kind": "external", "account": account}, {"kind": "bot", "bot": "random"}]
     return Client(server).create_game("toy", seats)["id"]
@@ -43,19 +50,7 @@ def seat_zero_bids(server: str, game_id: str) -> list[int]:
 def test_bot_run_plays_its_seat_to_the_end_with_the_first_strategy(live_server: str) -> None:
     account, token = register(live_server, "firstbot")
     game_id = game_against_random(live_server, account)
-    result = dicehall(
-        live_server,
-        "bot",
-        "run",
-        "--token",
-        token,
-        "--strategy",
-        "first",
-        "--games",
-        "1",
-        "--wait",
-        "2",
-    )
+    result = run_bot(live_server, token, "first")
     assert result.exit_code == 0, result.output
     assert f"game {game_id} over" in result.output
     assert Client(live_server).game(game_id)["status"] == "over"
@@ -69,20 +64,7 @@ def test_bot_run_loads_a_user_strategy_module(
     monkeypatch.syspath_prepend(str(tmp_path))
     account, token = register(live_server, "highbot")
     game_id = game_against_random(live_server, account)
-    result = dicehall(
-        live_server,
-        "bot",
-        "run",
-        "--token",
-        token,
-        "--strategy",
-        "highest_bid:choose",
-        "--games",
-        "1",
-        "--wait",
-        "2",
-        "--quiet",
-    )
+    result = run_bot(live_server, token, "highest_bid:choose", quiet=True)
     assert result.exit_code == 0, result.output
     assert seat_zero_bids(live_server, game_id) == [4, 3, 2, 1]
 
@@ -187,20 +169,7 @@ def test_tournament_with_an_external_bot_run_by_the_cli(live_server: str) -> Non
     assert started.exit_code == 0, started.output
     tournament_id = re.search(r"tournament (\S+) \(", started.output)
     assert tournament_id
-    ran = dicehall(
-        live_server,
-        "bot",
-        "run",
-        "--token",
-        token,
-        "--strategy",
-        "first",
-        "--games",
-        "2",
-        "--wait",
-        "2",
-        "--quiet",
-    )
+    ran = run_bot(live_server, token, "first", games=2, quiet=True)
     assert ran.exit_code == 0, ran.output
     hall = Client(live_server)
     deadline = time.monotonic() + 30
@@ -217,36 +186,10 @@ def test_tournament_with_an_external_bot_run_by_the_cli(live_server: str) -> Non
 def test_bot_run_counts_only_games_that_end_during_the_run(live_server: str) -> None:
     account, token = register(live_server, "twicebot")
     game_against_random(live_server, account)
-    first = dicehall(
-        live_server,
-        "bot",
-        "run",
-        "--token",
-        token,
-        "--strategy",
-        "first",
-        "--games",
-        "1",
-        "--wait",
-        "2",
-        "--quiet",
-    )
+    first = run_bot(live_server, token, "first", quiet=True)
     assert first.exit_code == 0, first.output
     second_game = game_against_random(live_server, account)
-    again = dicehall(
-        live_server,
-        "bot",
-        "run",
-        "--token",
-        token,
-        "--strategy",
-        "first",
-        "--games",
-        "1",
-        "--wait",
-        "2",
-        "--quiet",
-    )
+    again = run_bot(live_server, token, "first", quiet=True)
     assert again.exit_code == 0, again.output
     assert f"game {second_game} over" in again.output
     assert Client(live_server).game(second_game)["status"] == "over"

@@ -267,16 +267,21 @@ def test_rule_excess_three_red_dice_two_free_spaces_means_no_red():
     assert 1 not in GAME.to_act(s), "the active player with excess dice owes nothing"
 
 
+def open_territory(board, crossed: int, hexes: int = 3):
+    """The first (colour, territory) a placement may go into now, with at least ``hexes``."""
+    return next(
+        (c, t)
+        for c in COLOURS
+        for t in board.candidate_territories(crossed, c)
+        if len(t.hexes) >= hexes
+    )
+
+
 def test_rule_one_territory_per_colour_at_a_time():
     state, dice = new_game()
     board = GAME.board(state, 0)
     crossed = GAME.crossed(state, 0)
-    colour, first = next(
-        (c, t)
-        for c in COLOURS
-        for t in board.candidate_territories(crossed, c)
-        if len(t.hexes) >= 3
-    )
+    colour, first = open_territory(board, crossed)
     GAME._cross(state, 0, [next(i for i in first.hexes if board.neighbour_mask[i] & crossed)])
     crossed = GAME.crossed(state, 0)
     assert board.candidate_territories(crossed, colour) == [first]
@@ -306,12 +311,7 @@ def test_rule_every_cross_must_touch_a_cross_and_crosses_of_the_placement_count(
     state, dice = new_game()
     board = GAME.board(state, 0)
     crossed = GAME.crossed(state, 0)
-    colour, terr = next(
-        (c, t)
-        for c in COLOURS
-        for t in board.candidate_territories(crossed, c)
-        if len(t.hexes) >= 3
-    )
+    colour, terr = open_territory(board, crossed)
     touching = [i for i in terr.hexes if board.neighbour_mask[i] & crossed]
     far = [i for i in terr.hexes if not board.neighbour_mask[i] & crossed]
     assert far, "a territory with a space away from the start"
@@ -330,12 +330,7 @@ def test_rule_all_dice_of_the_colour_must_be_used_and_the_active_player_cannot_p
     state, dice = new_game()
     board = GAME.board(state, 0)
     crossed = GAME.crossed(state, 0)
-    colour, _terr = next(
-        (c, t)
-        for c in COLOURS
-        for t in board.candidate_territories(crossed, c)
-        if len(t.hexes) >= 3
-    )
+    colour, _terr = open_territory(board, crossed)
     to_phase2(state, dice, 0, colour, 2, throw(colour, 2))
     legal = GAME.legal_actions(state, 0)
     assert legal and all(len(a["hexes"]) == 2 and a["colour"] == colour for a in legal)

@@ -14,7 +14,7 @@ import click
 from rich.rule import Rule
 
 from clients.cli.console import console
-from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
+from clients.cli.options import option_pairs, parse_options, pass_client, seed_option, wait_option
 from clients.cli.render import (
     action_menu,
     action_text,
@@ -119,13 +119,7 @@ def take_existing(
 @option_pairs
 @seed_option
 @click.option("--auto", is_flag=True, help="Play the first legal action every turn.")
-@click.option(
-    "--wait",
-    default=25.0,
-    show_default=True,
-    type=click.FloatRange(0, 30),
-    help="Seconds per events long-poll while others move.",
-)
+@wait_option
 @click.option("--quiet", is_flag=True, help="Draw the board only at the end.")
 @pass_client
 def play(

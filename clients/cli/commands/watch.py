@@ -12,7 +12,7 @@ import click
 from rich.rule import Rule
 
 from clients.cli.console import console
-from clients.cli.options import pass_client
+from clients.cli.options import pass_client, wait_option
 from clients.cli.render import board, result_table, seat_names, seats_to_act
 from clients.sdk import Client
 
@@ -39,13 +39,7 @@ def draw(client: Client, game_id: str, game: str, names: list[str]) -> dict[str,
 @click.command()
 @click.argument("game_id")
 @click.option("--sse", is_flag=True, help="Follow the Server-Sent Events stream.")
-@click.option(
-    "--wait",
-    default=25.0,
-    show_default=True,
-    type=click.FloatRange(0, 30),
-    help="Seconds per long-poll.",
-)
+@wait_option
 @click.option("--once", is_flag=True, help="Draw the current view and stop.")
 @pass_client
 def watch(client: Client, game_id: str, sse: bool, wait: float, once: bool) -> None:
