@@ -35,6 +35,14 @@ class ProblemSchema(Schema):
     rule = fields.String(metadata={"description": "the engine's code for an illegal action"})
     errors = fields.Dict(metadata={"description": "field -> messages, for validation failures"})
     current = fields.Dict(metadata={"description": "the current view, with version_mismatch"})
+    version = fields.Integer(metadata={"description": "the game's version, with version_mismatch"})
+    decision = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "with version_mismatch: the id of the decision the seat owes now "
+            "(null when it owes none)"
+        },
+    )
 
 
 class HealthSchema(Schema):
@@ -109,6 +117,15 @@ class PromptSchema(Schema):
     sealed = fields.Boolean(required=True)
     text = fields.String()
     deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+    decision = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the decision id: the version at which this seat's current decision "
+            "fell due. `If-Match` with it, or with any later version, succeeds as long as the "
+            "decision stands; other seats' choices (sealed or not) never change it unless they "
+            "change what this seat may do."
+        },
+    )
 
 
 class GameSchema(Schema):
@@ -180,6 +197,10 @@ class LegalActionsSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     deadline = fields.Float(allow_none=True)
+    decision = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the id of the decision these actions answer (for If-Match)"},
+    )
     actions = fields.List(fields.Nested(LegalActionSchema), required=True)
 
 
@@ -194,12 +215,19 @@ class MoveHeadersSchema(Schema):
 
     if_match = fields.String(
         data_key="If-Match",
-        metadata={"description": 'the version the move is for, e.g. "7"; 412 when stale'},
+        metadata={
+            "description": 'the seat\'s decision id or any later version you read, e.g. "7"; '
+            "412 only when the seat's own decision changed since"
+        },
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
         validate=validate.Length(min=1, max=128),
-        metadata={"description": "a retry with the same key returns the first answer"},
+        metadata={
+            "description": "a retry with the same key and action returns the first answer, "
+            "whatever the interleaving; the same key with another action is refused "
+            "(422 idempotency_key_reused)"
+        },
     )
 
 
