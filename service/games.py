@@ -23,10 +23,10 @@ from service.accounts import AccountStore
 from service.announce import (
     FollowUp,
     Jobs,
-    decision_due,
     prompts_json,
     visible,
 )
+from service.briefing import Briefing, Detail
 from service.moves import Outcome, decide_move
 from service.problems import Problem
 from service.store import (
@@ -74,6 +74,7 @@ class GameService:
         self.accounts = accounts
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
+        self.briefing = Briefing(store)
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -512,15 +513,18 @@ class GameService:
         self.store.count(self.store.redis, game_id, "missed", seat)
         return "fallback played"
 
-    def owed(self, record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
-        """The decision ``seat`` owes now, as a one-item list (empty for spectators and seats
-        that owe nothing): what every feed says first."""
-        prompts = self.prompts(record)
-        if seat is None or seat not in prompts:
+    def owed(
+        self, record: GameRecord, seat: int | None, detail: Detail = "full"
+    ) -> list[dict[str, Any]]:
+        """The decision ``seat`` owes now, completed (view, legal actions, decision id), as a
+        one-item list (empty for spectators and seats that owe nothing): what every feed says
+        first."""
+        if seat is None:
             return []
-        return [decision_due(record, seat, prompts[seat])]
+        notice = self.briefing.owed(record, seat, detail)
+        return [] if notice is None else [notice]
 
-    def pending_for(self, account_id: str) -> list[dict[str, Any]]:
+    def pending_for(self, account_id: str, detail: Detail = "full") -> list[dict[str, Any]]:
         """Every decision the account owes now, across its games (what its feed says first)."""
         pending = []
         for game_id in self.accounts.games(account_id):
@@ -529,5 +533,5 @@ class GameService:
                 continue
             for seat, info in enumerate(record.seats):
                 if info.account == account_id:
-                    pending.extend(self.owed(record, seat))
+                    pending.extend(self.owed(record, seat, detail))
         return pending

@@ -280,6 +280,14 @@ class EventsQuerySchema(Schema):
         validate=validate.Range(min=0, max=30),
         metadata={"description": "seconds to wait for an event when there is none yet"},
     )
+    detail = fields.String(
+        load_default="full",
+        validate=validate.OneOf(["full", "compact", "none"]),
+        metadata={
+            "description": "what decision_due notices carry: `full` (the seat's view and legal "
+            "actions with texts), `compact` (view and actions without texts) or `none`"
+        },
+    )
 
 
 class EventSchema(Schema):
@@ -351,15 +359,44 @@ class RegisteredBotSchema(AccountSchema):
     token = fields.String(required=True)
 
 
+class NoticeActionSchema(Schema):
+    """A legal action in a decision notice (its sentence only with detail full)."""
+
+    action = fields.Dict(required=True)
+    text = fields.String()
+
+
 class PendingSchema(Schema):
-    """A decision an account owes now."""
+    """A decision a seat owes (``decision_due``): everything needed to answer it with one
+    POST of one of ``actions`` with ``If-Match: "<decision>"``."""
 
     type = fields.String(required=True)
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
-    version = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the game's version now"})
+    decision = fields.Integer(
+        required=True, metadata={"description": "the decision id: send it as If-Match"}
+    )
     prompt = fields.Nested(PromptSchema, required=True)
-    deadline = fields.Float(allow_none=True)
+    deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+    current = fields.Boolean(
+        metadata={
+            "description": "false when the decision was answered or superseded since the "
+            "notice was written (then it carries no view or actions)"
+        }
+    )
+    last_round_trip = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "seconds from this seat's previous decision falling due to its move "
+            "being applied, in this game (null before its first)"
+        },
+    )
+    view = fields.Dict(metadata={"description": "the seat's view (detail full or compact)"})
+    actions = fields.List(
+        fields.Nested("NoticeActionSchema"),
+        metadata={"description": "the legal actions (texts only with detail full)"},
+    )
 
 
 class FeedSchema(Schema):

@@ -347,6 +347,11 @@ class GameStore:
     def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
         pipe.rpush(self.key_for(game_id, f"times:{seat}"), f"{seconds:.4f}")
 
+    def last_time(self, game_id: str, seat: int) -> float | None:
+        """The seat's decision time (s) for its latest decision, or None before its first."""
+        last = self.redis.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+        return None if last is None else float(last)
+
     def stats(self, game_id: str, seats: int) -> list[dict[str, Any]]:
         """Per seat: illegal actions attempted, deadlines missed, decision times (s)."""
         counts = self.redis.hgetall(self.key_for(game_id, "stats"))

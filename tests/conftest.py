@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -129,8 +129,9 @@ def _child_env(redis_url: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def gunicorn_server(redis_url: str, workers: int = 2) -> Iterator[str]:
-    """The API under a real gunicorn on a free port, stopped on exit; yields its base URL."""
+def gunicorn_server(redis_url: str, workers: int = 2, extra: Sequence[str] = ()) -> Iterator[str]:
+    """The API under a real gunicorn on a free port, stopped on exit; yields its base URL.
+    ``extra``: more gunicorn arguments."""
     port = free_port()
     logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it while it runs
         prefix="dicehall-gunicorn-", suffix=".log", delete=False
@@ -146,6 +147,7 @@ def gunicorn_server(redis_url: str, workers: int = 2) -> Iterator[str]:
             f"127.0.0.1:{port}",
             "--workers",
             str(workers),
+            *extra,
             "service.app:create_app()",
         ],
         cwd=ROOT,
