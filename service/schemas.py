@@ -177,9 +177,7 @@ class ResultSchema(Schema):
         fields.Integer(), required=True, metadata={"description": "1 is best; ties share"}
     )
     winners = fields.List(fields.Integer(), required=True, metadata={"example": [0]})
-    detail = Typed(
-        "ResultDetail", required=True, metadata={"description": "the game's own detail"}
-    )
+    detail = Typed("ResultDetail", required=True, metadata={"description": "the game's own detail"})
 
 
 class GameSchema(Schema):
