@@ -183,7 +183,7 @@ class Components:
             f"{prefix}LogAction",
             {
                 "description": "a move of the game, or entry 0's set-up",
-                "oneOf": [ref(f"{prefix}Action"), ref("SetupAction")],
+                "anyOf": [ref(f"{prefix}Action"), ref("SetupAction")],
             },
         )
         self.add(

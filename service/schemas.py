@@ -7,6 +7,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from engine.games import LISTED, catalogue
+
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
 
@@ -94,13 +96,18 @@ class GameInfoSchema(Schema):
     )
 
 
+def _bot_names() -> list[str]:
+    return sorted({bot for game in catalogue() for bot in game.bots})
+
+
 class SeatSpecSchema(Schema):
     """One seat of a new game: a human who will join, or a bundled bot."""
 
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "external"]))
     name = fields.String(validate=validate.Length(max=64))
     bot = fields.String(
-        validate=validate.Length(min=1, max=64), metadata={"description": "bundled bot (kind bot)"}
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "bundled bot (kind bot), one of the game's", "enum": _bot_names()},
     )
     account = fields.String(
         validate=validate.Length(min=1, max=64),
@@ -111,7 +118,7 @@ class SeatSpecSchema(Schema):
 class CreateGameSchema(Schema):
     """The body of ``POST /v1/games``."""
 
-    game = fields.String(required=True, metadata={"example": "carcassonne"})
+    game = fields.String(required=True, metadata={"example": "carcassonne", "enum": list(LISTED)})
     seats = fields.List(
         fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=8)
     )

@@ -52,6 +52,21 @@ def operation(blp: Blueprint, operation_id: str, security: list | None = None) -
     return blp.doc(**doc)
 
 
+def links(blp: Blueprint, status: int, **targets: dict[str, Any]) -> Any:
+    """OpenAPI links of a success response: ``name={"operationId": ..., "parameters": ...}``.
+    They say how a client (and schemathesis' stateful run) goes on from an answer."""
+    return blp.doc(responses={str(status): {"links": targets}})
+
+
+def game_link(operation_id: str, pointer: str = "/game_id", **extra: Any) -> dict[str, Any]:
+    """A link to an operation on the game whose id is at ``pointer`` in the response body."""
+    return {
+        "operationId": operation_id,
+        "parameters": {"game_id": f"$response.body#{pointer}"},
+        **extra,
+    }
+
+
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
     """Document the problem responses ``(status, code)`` an endpoint may give."""
     by_status: dict[int, list[str]] = {}
