@@ -19,6 +19,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
+from engine.diceland import schemas
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
 from engine.diceland.bots import HeuristicBot, RandomBot
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
@@ -47,6 +48,10 @@ class Diceland(Game):
     max_seats = 4
     options_schema = DicelandOptions
     state_class = DicelandState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/diceland/RULES.md"
     bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -523,7 +528,7 @@ class Diceland(Game):
             for s in range(state.seats)
         ]
         return Result(
-            scores=[float(t) for t in treasures],
+            scores=list(treasures),
             ranks=ranks_from_keys(keys),
             detail={"winners": list(state.winners), "turns": state.turn, "treasures": treasures},
         )
