@@ -19,7 +19,7 @@ from marshmallow import Schema, ValidationError
 
 from engine import codec
 from engine.dice import Dice
-from engine.validation import Validator, compile_schema, problem
+from engine.validation import Checker
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -99,9 +99,9 @@ class Result:
 
 
 @cache
-def _action_validators(game: type[Game]) -> dict[str, Validator]:
+def _action_validators(game: type[Game]) -> dict[str, Checker]:
     """One compiled validator per action type of ``game`` (built on first use)."""
-    return {kind: compile_schema(schema) for kind, schema in game.action_schemas.items()}
+    return {kind: Checker(schema) for kind, schema in game.action_schemas.items()}
 
 
 def ranks_from_keys(keys: list[Any]) -> list[int]:
@@ -203,7 +203,7 @@ class Game(ABC):
         if not isinstance(kind, str) or kind not in validators:
             known = ", ".join(sorted(validators))
             raise MalformedAction("type", f"type: {kind!r} is not an action type ({known})")
-        found = problem(validators[kind], action)
+        found = validators[kind].problem(action)
         if found is not None:
             raise MalformedAction(*found)
 

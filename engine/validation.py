@@ -1,9 +1,15 @@
-"""Strict validation against the engine's JSON Schemas (``jsonschema``, draft 2020-12).
+"""Strict validation against the engine's JSON Schemas (draft 2020-12).
 
 JSON Schema calls ``5.0`` an integer; the engine does not: a whole-number float or a boolean
 where an integer belongs is refused (games index lists with these numbers). Everything else
 is standard 2020-12. :func:`problem` names the first offending field as a dotted path
 (``"bonus.hex.1"``), the field a client must fix.
+
+Two libraries, one schema: :class:`Checker` accepts through code ``fastjsonschema``
+compiled from the schema (a few microseconds: every move passes here) when the schema uses
+only keywords it implements alike; anything it refuses, and any value holding a float, goes
+to ``jsonschema`` (the reference implementation, with the strict integer type) for the
+verdict and the field to name. ``bench/validation.py`` measures both paths.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import fastjsonschema
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, relevance
 from jsonschema.protocols import Validator
@@ -74,3 +81,57 @@ def problem(validator: Validator, instance: Any) -> tuple[str, str] | None:
     error = _narrow(max([first, *errors], key=relevance))
     field = field_of(error)
     return field, f"{field or 'the value'}: {error.message}"
+
+
+FAST_KEYWORDS = frozenset(
+    {
+        "type", "const", "enum", "minimum", "maximum", "items", "minItems", "maxItems",
+        "uniqueItems", "properties", "required", "additionalProperties", "oneOf", "anyOf",
+        "description",
+    }
+)  # fmt: skip
+"""Keywords ``fastjsonschema`` implements as 2020-12 does (``items`` as one schema)."""
+
+
+def _fast_safe(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return True
+    if not FAST_KEYWORDS.issuperset(schema) or isinstance(schema.get("items"), list):
+        return False
+    subs = [
+        *schema.get("properties", {}).values(),
+        *schema.get("oneOf", []),
+        *schema.get("anyOf", []),
+        schema.get("items"),
+        schema.get("additionalProperties"),
+    ]
+    return all(_fast_safe(sub) for sub in subs)
+
+
+def _holds_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_float(v) for v in value)
+    return False
+
+
+class Checker:
+    """A strict validator of one schema with a compiled fast path for valid values."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.strict = compile_schema(schema)
+        self.fast = fastjsonschema.compile(dict(schema)) if _fast_safe(schema) else None
+
+    def problem(self, instance: Any) -> tuple[str, str] | None:
+        """``None`` if valid, else ``(field, message)`` (see :func:`problem`)."""
+        if self.fast is not None and not _holds_float(instance):
+            try:
+                self.fast(instance)
+            except fastjsonschema.JsonSchemaException:
+                pass
+            else:
+                return None
+        return problem(self.strict, instance)

@@ -176,6 +176,7 @@ class Burgundy(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: BurgundyState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         if state.stage == "over":
             raise IllegalAction("game_over", "the game is over")
         duchy = DUCHIES[state.duchy]

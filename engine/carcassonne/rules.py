@@ -190,6 +190,7 @@ class Carcassonne(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         kind = action.get("type")
         if kind not in ACTION_FIELDS:
             raise IllegalAction("unknown_action", f"unknown action type {kind!r}")

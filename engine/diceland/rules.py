@@ -192,6 +192,7 @@ class Diceland(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: DicelandState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         kind = action.get("type")
         if kind not in ("choose", "throw", "stop", "cross", "pass"):
             raise IllegalAction("unknown_action", f"unknown action type {kind!r}")

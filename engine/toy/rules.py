@@ -91,6 +91,7 @@ class SealedBids(Game):
         return [{"type": "bid", "card": card} for card in state.hands[seat]]
 
     def check(self, state: ToyState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         if action["type"] != "bid":
             raise IllegalAction("unknown_action", f"unknown action type {action['type']!r}")
         card = action.get("card")

@@ -183,16 +183,16 @@ def bad_moves(tokens: list[str]):
             "validation_failed",
         ),
         (
-            "illegal",
+            "card_out_of_range",
             {"json": {"action": {"type": "bid", "card": 9}}, "headers": auth(tokens[0])},
             422,
-            "illegal_action",
+            "malformed_action",
         ),
         (
             "unknown_type",
             {"json": {"action": {"type": "fold"}}, "headers": auth(tokens[0])},
             422,
-            "illegal_action",
+            "malformed_action",
         ),
         ("no_token", {"json": {"action": {"type": "bid", "card": 1}}}, 401, "unauthorized"),
         (
