@@ -24,6 +24,7 @@ _EXAMPLE_DETAILS = {
     "seat_taken": "seat 0 is already taken",
     "game_not_started": "the game starts when every human seat has joined",
     "illegal_action": "die 4 shows a knight; only city dice are placed",
+    "malformed_action": "stack: 5.0 is not of type 'integer'",
     "version_mismatch": "the game is at version 12, not 11",
     "invalid_if_match": 'If-Match takes a version such as "7"',
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
