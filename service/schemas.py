@@ -67,6 +67,9 @@ class ProblemSchema(Schema):
     detail = fields.String(metadata={"example": "die 2 does not match the city edge to its north"})
     rule = fields.String(metadata={"description": "the engine's code for an illegal action"})
     errors = fields.Dict(metadata={"description": "field -> messages, for validation failures"})
+    field = fields.String(
+        metadata={"description": "with malformed_action: the action's field to fix (a dotted path)"}
+    )
     current = fields.Dict(metadata={"description": "the current view, with version_mismatch"})
 
 

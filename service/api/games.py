@@ -76,7 +76,7 @@ class Games(MethodView):
         201,
         JoinFirstSeat={
             "operationId": "joinSeat",
-            "parameters": {"game_id": "$response.body#/id", "seat": 0},
+            "parameters": {"game_id": "$response.body#/id", "seat": "0"},
             "description": "take seat 0 (a human seat)",
         },
         GetGame=game_link("getGame", "/id"),

@@ -137,6 +137,7 @@ class Actions(MethodView):
         (409, "game_over"),
         (412, "version_mismatch"),
         (422, "illegal_action"),
+        (422, "malformed_action"),
         (422, "validation_failed"),
     )
     @links(
