@@ -42,6 +42,7 @@ def test_stateful_run_follows_links_to_real_moves(live_server: str, worker: Any)
     tokens: dict[str, str] = {}
     failures: list[str] = []
     seen: Counter[tuple[str, int]] = Counter()
+    codes: Counter[str] = Counter()
     sequences: list[int] = []
 
     class Machine(base):  # type: ignore[misc, valid-type]
@@ -68,6 +69,8 @@ def test_stateful_run_follows_links_to_real_moves(live_server: str, worker: Any)
         def after_call(self, response: Any, case: Any) -> None:
             sequences[-1] += 1
             seen[(case.operation.label, response.status_code)] += 1
+            if case.operation.label == POST_ACTION and response.status_code >= 400:
+                codes[response.json().get("code", "")] += 1
             if case.operation.label == JOIN and response.status_code == 201:
                 body = response.json()
                 tokens[body["game_id"]] = body["seat_token"]
@@ -113,6 +116,7 @@ def test_stateful_run_follows_links_to_real_moves(live_server: str, worker: Any)
     )
     for (label, status), n in sorted(seen.items()):
         print(f"  {label} -> {status}: {n}")
+    print(f"  refused moves by code: {dict(codes)}")
     assert failures == []
     assert seen[(JOIN, 201)] > 0, "no sequence joined a seat of a created game"
     assert real_moves > 0, "no sequence posted a legal action"
