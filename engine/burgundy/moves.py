@@ -1,16 +1,10 @@
 """A round's decision: enumerating every legal one and explaining why any other is illegal.
 
-One action is a seat's whole decision for a round (it is sealed until every seat decided):
-
-- ``{"type": "mark", "sell": bool, "pip": 0|1, "colour": 0|1, "hex": [row, col],
-  "bonus": null | {"kind": "monk", "colour": name} | {"kind": "worker", "value": 1-6}
-  | {"kind": "silver", "pip": 0|1, "colour": 0|1, "hex": [row, col]}}``
-- ``{"type": "take_worker", "sell": bool}``, legal only when no mark is possible with the
-  dice as rolled (see RULES.md, Rulings).
-
-``pip``/``colour`` index the two pip dice and the two colour dice of the roll. ``sell`` is
-true to sell every commodity first (only offered when the double hourglass was rolled and the
-seat has a commodity; otherwise it must be false).
+One action is a seat's whole decision for a round (it is sealed until every seat decided): a
+``mark`` (a pip die and a colour die, a hex, at most one bonus, an optional sale first) or a
+``take_worker``, legal only when no mark is possible with the dice as rolled (see RULES.md,
+Rulings). Their exact shapes are the JSON Schemas in ``schemas.py``; ``check_round`` sees
+only well-formed actions.
 """
 
 from __future__ import annotations
