@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import dice as dice_mod
-from engine.contract import Game, IllegalAction, InvalidOptions, Prompt, RandomBot
+from engine.contract import Game, IllegalAction, InvalidOptions, MalformedAction, Prompt, RandomBot
 from engine.games import UnknownGame, get_game
 from service import tokens
 from service.accounts import AccountStore
@@ -143,6 +143,7 @@ class GameService:
         to_act = game.to_act(state) if record.status is GameStatus.ACTIVE else {}
         return {
             "game_id": record.id,
+            "game": record.game,
             "version": record.version,
             "seat": seat,
             "status": record.status.value,
@@ -158,6 +159,7 @@ class GameService:
         actions = game.legal_actions(state, seat) if owes else []
         return {
             "game_id": record.id,
+            "game": record.game,
             "version": record.version,
             "seat": seat,
             "deadline": record.deadline(seat) if owes else None,
@@ -372,10 +374,12 @@ class GameService:
             self._check_if_match(record, game, state, seat, before, if_match)
             try:
                 move = decide_move(record, game, state, before, seat, action, fallback)
+            except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
+                errors = {exc.field: [exc.reason]}
+                raise Problem(
+                    422, "malformed_action", exc.reason, field=exc.field, errors=errors
+                ) from None
             except IllegalAction as exc:
-                if exc.code == "malformed_action":
-                    field = getattr(exc, "field", None)
-                    raise Problem(422, "malformed_action", exc.reason, field=field) from None
                 refused = Problem(422, "illegal_action", exc.reason, rule=exc.code)
 
                 def count(p: Pipeline) -> None:
