@@ -62,6 +62,7 @@ GAME_ENTRIES: dict[str, type[Schema]] = {
     "action": schemas.ActionEntrySchema,
     "game_event": schemas.GameEventEntrySchema,
     "game_over": schemas.GameOverEntrySchema,
+    "decision_due": schemas.DecisionDueEntrySchema,
 }
 """The entries of a game's event stream by ``type``; the last three carry game data."""
 

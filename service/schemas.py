@@ -524,7 +524,12 @@ class RegisteredBotSchema(AccountSchema):
 class NoticeActionSchema(Schema):
     """A legal action in a decision notice (its sentence only with detail full)."""
 
-    action = fields.Dict(required=True)
+    action = Typed(
+        "Action",
+        generic={"$ref": "#/components/schemas/Action"},
+        required=True,
+        metadata={"description": "post it as it is"},
+    )
     text = fields.String()
 
 
@@ -559,6 +564,14 @@ class PendingSchema(Schema):
         fields.Nested("NoticeActionSchema"),
         metadata={"description": "the legal actions (texts only with detail full)"},
     )
+
+
+class DecisionDueEntrySchema(PendingSchema, _EntrySchema):
+    """For a seat's own feed: the decision it now owes, with its view and legal actions
+    (right after the ``to_act`` entry that made it due, with the same id)."""
+
+    type = _entry_type("decision_due")
+    view = Typed("GameView", metadata={"description": "the seat's view"})
 
 
 class FeedSchema(Schema):
