@@ -187,6 +187,11 @@ def aof_stack(tmp_path: Path) -> Iterator[Stack]:
     built.close()
 
 
+def kill9(proc: subprocess.Popen[bytes]) -> None:
+    proc.kill()
+    proc.wait()
+
+
 def bot_games(service: GameService, per_game: int) -> list[str]:
     """``per_game`` two-seat heuristic-bot games of each of the four games; their ids."""
     ids = []
@@ -227,9 +232,11 @@ class Progress:
                 stuck = sorted(set(before) - set(waits))
                 raise AssertionError(f"games {stuck} did not move within {timeout} s of the kill")
             for gid, record in self.snapshot().items():
-                if gid in before and gid not in waits and record is not None:
-                    if record.version != before[gid] or record.status is GameStatus.OVER:
-                        waits[gid] = elapsed
+                moved = record is not None and (
+                    record.version != before.get(gid) or record.status is GameStatus.OVER
+                )
+                if gid in before and gid not in waits and moved:
+                    waits[gid] = elapsed
             time.sleep(0.05)
         return waits
 

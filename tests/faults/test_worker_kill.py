@@ -3,9 +3,11 @@ game finishes; no game waits long after the kill."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from tests.faults.conftest import Progress, Stack, bot_games
+from tests.faults.conftest import Progress, Stack, bot_games, kill9
 
 PER_GAME = 5
 """Games of each of the four games in flight (the issue's 40 each is a manual soak; five
@@ -24,12 +26,7 @@ def test_killing_one_of_two_workers_three_times_strands_no_game(stack: Stack) ->
     worst: list[float] = []
     for _ in range(KILLS):
         victim, game_id = stack.worker_doing_a_job()
-
-        def kill() -> None:
-            victim.kill()
-            victim.wait()
-
-        waits = progress.waits_after(kill, timeout=MAX_WAIT)
+        waits = progress.waits_after(partial(kill9, victim), timeout=MAX_WAIT)
         stack.start_worker()
         assert game_id in waits, stack.tail()
         worst.append(max(waits.values()))
