@@ -14,6 +14,7 @@ from flask_smorest import Blueprint
 from service.accounts import Account
 from service.api import BEARER, problems
 from service.context import bearer_token, game_service
+from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import (
     AccountSchema,
@@ -49,10 +50,14 @@ def current_account() -> Account:
 def read_feed(account_id: str, after: str, wait: float) -> tuple[list[dict[str, Any]], str]:
     """Feed events after ``after``, waiting up to ``wait`` s for the first; the new cursor."""
     accounts = game_service().accounts
-    block = int(wait * 1000) if wait > 0 else None
-    batch = accounts.read_feed(account_id, after, block)
-    cursor = batch[-1][0] if batch else after
-    return [{"id": eid, **event} for eid, event in batch], cursor
+    deadline = time.monotonic() + wait
+    while True:
+        remaining = min(deadline - time.monotonic(), WAIT_SLICE)
+        block = int(remaining * 1000) if remaining > 0.001 else None
+        batch = accounts.read_feed(account_id, after, block)
+        if batch or block is None or time.monotonic() >= deadline or draining():
+            cursor = batch[-1][0] if batch else after
+            return [{"id": eid, **event} for eid, event in batch], cursor
 
 
 @blp.route("/bots")
@@ -128,6 +133,9 @@ class FeedStream(MethodView):
                     data = json.dumps(event)
                     yield f"id: {event['id']}\nevent: {event['type']}\ndata: {data}\n\n"
                 if once or time.monotonic() - started > 3600:
+                    return
+                if draining():
+                    yield DRAIN_HINT
                     return
 
         return Response(

@@ -15,6 +15,7 @@ from service.announce import visible
 from service.api import OPTIONAL_BEARER, problems
 from service.context import bearer_token, game_service
 from service.games import GameService
+from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
 
@@ -24,17 +25,20 @@ blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 def _read(
     service: GameService, game_id: str, seat: int | None, after: str, wait: float
 ) -> tuple[list[dict[str, Any]], str]:
-    """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor."""
+    """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor.
+    Answers at once, with what it has, when the process begins to shut down."""
     deadline = time.monotonic() + wait
     cursor = after
     while True:
-        remaining = deadline - time.monotonic()
+        remaining = min(deadline - time.monotonic(), WAIT_SLICE)
         block = int(remaining * 1000) if remaining > 0.001 else None
         batch = service.store.read_events(game_id, cursor, block)
         if batch:
             cursor = batch[-1][0]
         shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
         if shown or (not batch and block is None) or time.monotonic() >= deadline:
+            return shown, cursor
+        if draining():
             return shown, cursor
 
 
@@ -106,6 +110,9 @@ class EventStream(MethodView):
                     if event["type"] == "game_over":
                         return
                 if once:
+                    return
+                if draining():
+                    yield DRAIN_HINT
                     return
 
         return Response(
