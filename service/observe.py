@@ -41,6 +41,9 @@ def _answer(response: Response) -> Response:
     metrics.REQUESTS.labels(request.method, route, status).inc()
     if route == metrics.MOVE_ROUTE and request.method == "POST" and "started" in g:
         metrics.MOVE_SECONDS.labels(status).observe(time.perf_counter() - g.started)
+    if response.is_streamed and "route" in g:  # in flight until the stream closes
+        gauge = metrics.IN_FLIGHT.labels(g.pop("route"))
+        response.call_on_close(gauge.dec)
     return response
 
 
