@@ -145,6 +145,20 @@ def test_up_restarts_a_worker_that_dies_and_refuses_a_second_up_on_its_data_dir(
         while {w.pid for w in Worker.all(connection=connection)} - {first.pid} == set():
             assert time.monotonic() < deadline, "up did not restart the killed worker"
             time.sleep(0.1)
+        game_id = play_bots_game(url)
+
+        embedded = next(w for w in children_of(running_up.pid) if "redis-server" in w[1])  # type: ignore[attr-defined]
+        os.kill(embedded[0], signal.SIGKILL)  # Redis dies: up restarts it, workers reconnect
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if Client(url, retry=RetryPolicy(attempts=1)).ready()["status"] == "ok":
+                    break
+            except Exception:
+                pass
+            assert time.monotonic() < deadline, "up did not restart its Redis"
+            time.sleep(0.1)
+        assert Client(url).game(game_id)["status"] == "over"  # from the append-only file
         play_bots_game(url)
 
         second = subprocess.run(
@@ -211,6 +225,15 @@ def test_up_moves_a_snapshot_only_data_dir_to_the_append_only_file(tmp_path: Pat
         assert after.get("kept") == "yes"
         assert after.info("persistence")["aof_enabled"] == 1
     assert (data / "dicehall.aof").exists()
+
+
+def children_of(pid: int) -> list[tuple[int, str]]:
+    """(pid, command line) of the processes ``pid`` started (Linux /proc)."""
+    found = []
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        cmdline = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        found.append((int(child), cmdline))
+    return found
 
 
 def wait_for_workers(connection: redis.Redis, count: int) -> None:

@@ -16,7 +16,7 @@ from tests.faults.clients import (
     start_humans,
     unverified,
 )
-from tests.faults.conftest import Stack
+from tests.faults.conftest import Progress, Stack
 from tests.players import create
 
 GAMES = ("kingdice", "diceland", "burgundy", "carcassonne")
@@ -50,3 +50,19 @@ def test_a_redis_crash_and_restart_loses_no_acknowledged_move(aof_stack: Stack) 
           f"({before} before the kill), lost {len(lost)}, unverified {len(bad)}")
     assert lost == []
     assert bad == []
+
+
+@pytest.mark.fault
+def test_a_worker_outlives_a_redis_restart_in_the_middle_of_its_job(aof_stack: Stack) -> None:
+    stack = aof_stack
+    worker = stack.start_worker()
+    service = stack.service()
+    record, _ = service.create(
+        "carcassonne", [{"kind": "bot", "bot": "heuristic"}], {}, seed="solo-outage"
+    )
+    stack.worker_doing_a_job()
+    stack.kill_redis()
+    time.sleep(1.0)  # the outage
+    stack.start_redis()
+    Progress(service, [record.id]).wait_all_over(timeout=90)
+    assert worker.poll() is None, stack.tail()
