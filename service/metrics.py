@@ -124,7 +124,7 @@ class StoreCollector(Collector):
         )
         yield GaugeMetricFamily(
             "dicehall_games_stalled",
-            "Decisions owed more than 30 s past their expected time (a bot's move, a deadline)",
+            "Games owing a decision more than 30 s past its expected time (a bot move, a deadline)",
             value=float(stats.get("stalled", 0)),
         )
         at = float(stats.get("at", 0))

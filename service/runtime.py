@@ -65,7 +65,10 @@ class RqJobs:
         self.queue = queue
         self.store = store
 
-    def bots(self, game_id: str, version: int, seats: list[int]) -> None:
+    def bots(
+        self, game_id: str, version: int, seats: list[int], at_front: bool = False
+    ) -> None:
+        """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited)."""
         for seat in seats:
             job = self.queue.enqueue(
                 "service.jobs.play_bot",
@@ -76,6 +79,7 @@ class RqJobs:
                 result_ttl=60,
                 failure_ttl=7 * 24 * 3600,
                 retry=BOT_RETRY,
+                at_front=at_front,
             )
             if self.store is not None:
                 self.store.redis.set(

@@ -9,10 +9,12 @@ over (``GameStore.live_key``). A pass needs nothing but Redis:
   is the only place deadlines fire, so they fire within a second or two of being due
   whichever worker is alive);
 - a bot seat that has owed a decision for more than ``BOT_GRACE`` seconds with no job
-  pending gets a new job. A job is pending while it waits in the queue, or runs on a worker
-  whose heartbeat is fresh. A job carries the version it was made for, so one made twice
-  plays once. This covers a job lost with a killed worker, a follow-up lost between a commit
-  and its enqueue (a killed API process), and a job that failed for good in a Redis outage.
+  pending gets a new job, at the front of the queue. A job is pending while it waits in the
+  queue, or runs on a worker whose heartbeat is fresh. A job carries the version it was made
+  for, so one made twice plays once; after ``MAX_REPLAYS`` jobs for one decision the sweep
+  gives up on it (the game shows as stalled). This covers a job lost with a killed worker, a
+  follow-up lost between a commit and its enqueue (a killed API process), and a job that
+  failed for good in a Redis outage.
 
 A pass also records what it saw (``<prefix>:sweep:stats``) for ``/metrics``.
 """
@@ -33,7 +35,7 @@ from rq.job import Job, JobStatus
 from service.config import Settings
 from service.games import GameService
 from service.problems import Problem
-from service.runtime import game_service, queue_for
+from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,10 @@ BOT_GRACE = 2.0
 """A bot seat owing for less than this is left to the job that follow-up enqueued."""
 STALLED_AFTER = 30.0
 """A decision owed this long past its expected time counts as stalled in ``/metrics``."""
+MAX_REPLAYS = 10
+"""Bot jobs the sweep makes for one decision before it gives up on it (a bot that fails
+every time): the game then shows as stalled in ``/metrics`` and in the log."""
+REPLAYS_TTL = 24 * 3600
 CHUNK = 500
 
 
@@ -69,7 +75,7 @@ class PassReport:
     """What one pass saw and did."""
 
     live: int = 0
-    stalled: int = 0
+    stalled: set[str] = field(default_factory=set)
     enqueued: list[tuple[str, int]] = field(default_factory=list)
     fallbacks: list[tuple[str, int]] = field(default_factory=list)
     dropped: int = 0
@@ -83,6 +89,7 @@ class Sweep:
         self.store = service.store
         self.settings = settings
         self.queue = queue_for(settings)
+        self.jobs = RqJobs(self.queue, service.store)
 
     def run(self, now: float | None = None) -> PassReport:
         report = PassReport()
@@ -130,22 +137,37 @@ class Sweep:
             if info.kind == "bot":
                 waited = now - due
                 if waited > STALLED_AFTER:
-                    report.stalled += 1
-                if waited > BOT_GRACE and not self._job_pending(record.id, seat):
-                    self.service.jobs.bots(record.id, record.version, [seat])
+                    report.stalled.add(record.id)
+                lost = waited > BOT_GRACE and not self._job_pending(record.id, seat)
+                if lost and self._replay_allowed(record, seat):
+                    self.jobs.bots(record.id, record.version, [seat], at_front=True)
                     report.enqueued.append((record.id, seat))
                 continue
             deadline = record.deadline(seat)
             if deadline is None or now < deadline:
                 continue
             if now - deadline > STALLED_AFTER:
-                report.stalled += 1
+                report.stalled.add(record.id)
             try:
                 outcome = self.service.play_fallback(record.id, seat, due)
             except Problem as problem:  # the game changed under us: the next pass sees it
                 outcome = problem.code
             if outcome == "fallback played":
                 report.fallbacks.append((record.id, seat))
+
+    def _replay_allowed(self, record: GameRecord, seat: int) -> bool:
+        """Count one more job for this decision; False once it has had ``MAX_REPLAYS``."""
+        key = self.store.key_for(record.id, f"replays:{seat}")
+        with self.store.redis.pipeline() as pipe:
+            pipe.hincrby(key, str(record.version), 1)
+            pipe.expire(key, REPLAYS_TTL)
+            made = pipe.execute()[0]
+        if made == MAX_REPLAYS + 1:
+            log.error(
+                "sweep: game %s seat %d at version %d: %d bot jobs failed; giving up on it",
+                record.id, seat, record.version, MAX_REPLAYS,
+            )
+        return made <= MAX_REPLAYS
 
     def _job_pending(self, game_id: str, seat: int) -> bool:
         job_id = self.store.redis.get(self.store.bot_job_key(game_id, seat))
@@ -166,7 +188,9 @@ class Sweep:
     def _record(self, report: PassReport, now: float) -> None:
         key = stats_key(self.store.prefix)
         with self.store.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, mapping={"live": report.live, "stalled": report.stalled, "at": now})
+            pipe.hset(
+                key, mapping={"live": report.live, "stalled": len(report.stalled), "at": now}
+            )
             if report.enqueued:
                 pipe.hincrby(key, "enqueued", len(report.enqueued))
             if report.fallbacks:

@@ -15,7 +15,7 @@ from rq.job import JobStatus
 from service.config import Settings
 from service.runtime import game_service, queue_for
 from service.store import GameStatus
-from service.sweep import BOT_GRACE, Sweep, heartbeat_key
+from service.sweep import BOT_GRACE, MAX_REPLAYS, STALLED_AFTER, Sweep, heartbeat_key
 
 QUEUE = "dicehall-sweep-test"
 
@@ -117,3 +117,18 @@ def test_backfill_indexes_the_games_of_a_database_older_than_the_index(
     assert sweep.backfill() == 2
     assert set(service.store.live_ids()) == ids
     assert sweep.backfill() == 0  # once per database
+
+
+def test_sweep_gives_up_on_a_decision_whose_jobs_keep_failing(settings) -> None:
+    service = game_service(settings)
+    game_id = bot_game(settings)
+    queue = queue_for(settings)
+    sweep = Sweep(service, settings)
+    later = time.time() + BOT_GRACE + 1
+    made = 0
+    for _ in range(MAX_REPLAYS + 3):
+        queue.empty()  # every job it makes fails
+        made += len(sweep.run(now=later).enqueued)
+    assert made == 2 * MAX_REPLAYS  # both bot seats, then no more
+    stalled = sweep.run(now=time.time() + STALLED_AFTER + 1).stalled
+    assert stalled == {game_id}
