@@ -131,9 +131,17 @@ class Stack:
         self.api_proc.wait()
 
     def worker_doing_a_job(self, timeout: float = 30) -> tuple[subprocess.Popen[bytes], str]:
-        """A worker of ours in the middle of a job, and that job's game."""
+        """A worker of ours in the middle of a bot job, and that job's game."""
+        return self._busy_worker(timeout, freeze=False)
+
+    def frozen_worker_in_a_job(self, timeout: float = 30) -> tuple[subprocess.Popen[bytes], str]:
+        """A worker of ours stopped (SIGSTOP) in the middle of a bot job, and that job's game:
+        killing it now surely loses the job."""
+        return self._busy_worker(timeout, freeze=True)
+
+    def _busy_worker(self, timeout: float, freeze: bool) -> tuple[subprocess.Popen[bytes], str]:
         from rq import Worker
-        from rq.job import Job
+        from rq.job import Job, JobStatus
 
         connection = redis.Redis.from_url(self.url)
         pids = {proc.pid: proc for proc in self.workers if proc.poll() is None}
@@ -141,10 +149,19 @@ class Stack:
         while time.monotonic() < deadline:
             for worker in Worker.all(connection=connection):
                 job_id = worker.get_current_job_id()
-                if worker.pid in pids and job_id:
-                    job = Job.fetch(job_id, connection=connection)
-                    if job.func_name == "service.jobs.play_bot":
-                        return pids[worker.pid], job.args[0]
+                if worker.pid not in pids or not job_id:
+                    continue
+                job = Job.fetch(job_id, connection=connection)
+                if job.func_name != "service.jobs.play_bot":
+                    continue
+                if not freeze:
+                    return pids[worker.pid], job.args[0]
+                os.kill(worker.pid, signal.SIGSTOP)
+                still = Worker.find_by_key(worker.key, connection=connection)
+                in_flight = job.get_status(refresh=True) == JobStatus.STARTED
+                if still is not None and still.get_current_job_id() == job_id and in_flight:
+                    return pids[worker.pid], job.args[0]
+                os.kill(worker.pid, signal.SIGCONT)
             time.sleep(0.01)
         raise AssertionError(f"no worker took a bot job within {timeout} s")
 
