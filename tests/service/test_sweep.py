@@ -1,7 +1,8 @@
 """The sweep finds what no job will do: lost bot jobs and passed deadlines (service.sweep).
 
-These tests run one pass at a chosen moment against the session Redis, on a queue of their
-own (no worker listens to it), so they see exactly what the pass enqueues and plays.
+These tests run one pass at a chosen moment against the session Redis, with a key prefix and
+a queue of their own (no worker sweeps those games or listens to that queue), so they see
+exactly what the pass enqueues and plays.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ QUEUE = "dicehall-sweep-test"
 
 @pytest.fixture()
 def settings(redis_client: Any) -> Settings:
-    settings = Settings(queue_name=QUEUE)
+    settings = Settings(queue_name=QUEUE, key_prefix="sweeptest")
     queue_for(settings).empty()
     return settings
 
@@ -64,21 +65,21 @@ def test_sweep_replaces_a_job_whose_worker_died_and_keeps_one_whose_worker_lives
     job.worker_name = "w-alive"
     job.save()  # a worker took the job (seat 0's); seat 1's job is lost the same way
     queue.empty()
-    redis_client.set(heartbeat_key("dh", "w-alive"), "1", ex=30)
+    redis_client.set(heartbeat_key(settings.key_prefix, "w-alive"), "1", ex=30)
     sweep = Sweep(service, settings)
     later = time.time() + BOT_GRACE + 1
 
     assert sweep.run(now=later).enqueued == [(game_id, 1)]
 
-    redis_client.delete(heartbeat_key("dh", "w-alive"))  # that worker was killed
+    redis_client.delete(heartbeat_key(settings.key_prefix, "w-alive"))  # that worker was killed
     assert sweep.run(now=later).enqueued == [(game_id, 0)]
 
 
-def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings, client) -> None:
+def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings) -> None:
     service = game_service(settings)
     record, _ = service.create("toy", [{"kind": "human"}] * 2, {}, seed="d", decision_seconds=30)
     for seat in (0, 1):
-        client.post(f"/v1/games/{record.id}/seats/{seat}/join", json={})
+        service.join(record.id, seat, None)
     record = service.record(record.id)
     due = max(record.due.values())
     sweep = Sweep(service, settings)
