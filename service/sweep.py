@@ -91,15 +91,24 @@ class Sweep:
         self.queue = queue_for(settings)
         self.jobs = RqJobs(self.queue, service.store)
 
-    def run(self, now: float | None = None) -> PassReport:
+    def run(
+        self, now: float | None = None, keep_lock: Callable[[], object] | None = None
+    ) -> PassReport:
+        """One pass at ``now`` (default: the clock). A long pass calls ``keep_lock`` about
+        once a second (it extends the sweep lock, and raises if the lock was lost, which
+        ends the pass: another worker sweeps now)."""
         report = PassReport()
         now = time.time() if now is None else now
         ids = self.store.live_ids()
         report.live = len(ids)
         gone: list[str] = []
+        renewed = time.monotonic()
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
             for game_id, record in zip(chunk, self.store.glance(chunk), strict=True):
+                if keep_lock is not None and time.monotonic() - renewed > INTERVAL:
+                    keep_lock()
+                    renewed = time.monotonic()
                 if record is None or record.status is GameStatus.OVER:
                     gone.append(game_id)
                 elif record.status is GameStatus.ACTIVE:
@@ -215,10 +224,17 @@ class Sweeper(threading.Thread):
         sweep = Sweep(service, self.settings)
         backoff = INTERVAL
         filled = False
+
+        def beat() -> None:
+            client.set(heartbeat_key(prefix, self.worker_name()), "1", px=int(HEARTBEAT_TTL * 1000))
+
+        def keep() -> None:  # during a long pass: this worker lives, and still sweeps
+            beat()
+            lock.reacquire()
+
         while not self.stopping.wait(backoff):
             try:
-                beat = heartbeat_key(prefix, self.worker_name())
-                client.set(beat, "1", px=int(HEARTBEAT_TTL * 1000))
+                beat()
                 held = lock.owned() and lock.reacquire()
             except redis.exceptions.LockError:
                 held = False
@@ -236,7 +252,7 @@ class Sweeper(threading.Thread):
                     if held:
                         client.set(holder_key(prefix), f"{self.worker_name()} {os.getpid()}")
                 if held:
-                    report = sweep.run()
+                    report = sweep.run(keep_lock=keep)
                     if report.enqueued or report.fallbacks:
                         log.info(
                             "sweep: %d live, %d bot jobs enqueued, %d fallbacks played",
