@@ -15,6 +15,8 @@ over (``GameStore.live_key``). A pass needs nothing but Redis:
   gives up on it (the game shows as stalled). This covers a job lost with a killed worker, a
   follow-up lost between a commit and its enqueue (a killed API process), and a job that
   failed for good in a Redis outage.
+- a game found over leaves the index; if it belongs to a tournament, the tournament gets a
+  tick (the one that followed the game's last move may have been lost).
 
 A pass also records what it saw (``<prefix>:sweep:stats``) for ``/metrics``.
 """
@@ -102,6 +104,7 @@ class Sweep:
         ids = self.store.live_ids()
         report.live = len(ids)
         gone: list[str] = []
+        ended: set[str] = set()
         renewed = time.monotonic()
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
@@ -111,6 +114,8 @@ class Sweep:
                     renewed = time.monotonic()
                 if record is None or record.status is GameStatus.OVER:
                     gone.append(game_id)
+                    if record is not None and record.tournament:
+                        ended.add(record.tournament)
                 elif record.status is GameStatus.ACTIVE:
                     try:
                         self._look_at(record, now, report)
@@ -118,6 +123,8 @@ class Sweep:
                         raise
                     except Exception:  # one broken game must not stop the others
                         log.exception("sweep: game %s", game_id)
+        for tournament_id in sorted(ended):  # its tick may have been lost with the follow-up
+            self.jobs.tournament(tournament_id)
         self.store.drop_live(gone)
         report.dropped = len(gone)
         self._record(report, now)

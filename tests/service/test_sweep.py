@@ -97,15 +97,23 @@ def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings) -> None
     assert [s["missed"] for s in stats] == [1, 1]
 
 
-def test_sweep_forgets_games_that_are_over_or_gone(settings, redis_client) -> None:
+def test_sweep_forgets_games_that_are_over_or_gone_and_ticks_their_tournament(
+    settings, redis_client
+) -> None:
     service = game_service(settings)
-    over = bot_game(settings)
+    record, _ = service.create("toy", [{"kind": "bot"}] * 2, {}, seed="t", tournament="t-1")
     gone = bot_game(settings)
-    service.store.redis.hset(service.store.key_for(over, "game"), "status", GameStatus.OVER.value)
+    key = service.store.key_for(record.id, "game")
+    service.store.redis.hset(key, "status", GameStatus.OVER.value)
     redis_client.delete(service.store.key_for(gone, "game"))
+    queue = queue_for(settings)
+    queue.empty()
     report = Sweep(service, settings).run()
     assert report.dropped == 2
     assert service.store.live_ids() == []
+    assert [(job.func_name, job.args) for job in queue.jobs] == [
+        ("service.jobs.tournament_tick", ("t-1", False))
+    ]
 
 
 def test_backfill_indexes_the_games_of_a_database_older_than_the_index(
