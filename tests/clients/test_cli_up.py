@@ -220,10 +220,11 @@ def test_up_moves_a_snapshot_only_data_dir_to_the_append_only_file(tmp_path: Pat
     before.set("kept", "yes")
     before.shutdown(save=True)
     old.wait()
-    with running_up("--data-dir", str(data)):
+    with running_up("--data-dir", str(data), "--fsync", "always"):
         after = redis.Redis(unix_socket_path=str(data / "redis.sock"), decode_responses=True)
         assert after.get("kept") == "yes"
         assert after.info("persistence")["aof_enabled"] == 1
+        assert after.config_get("appendfsync") == {"appendfsync": "always"}
     assert (data / "dicehall.aof").exists()
 
 
