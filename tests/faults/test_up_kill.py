@@ -50,24 +50,29 @@ def test_kill_9_of_up_leaves_no_orphan_and_the_next_up_has_every_move(tmp_path: 
         stderr=subprocess.DEVNULL,
         text=True,
     )
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if "dicehall is up" in line:
-            break
-    url = f"http://127.0.0.1:{port}"
-    game = create(url, "toy", [{"kind": "human"}, {"kind": "bot"}])
-    human = Player(url, game["id"], 0)
-    acknowledged = []
-    for _ in range(2):
-        summary = Client(url).game(game["id"])
-        while "0" not in summary["to_act"]:
-            Client(url).events(game["id"], wait=1)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "dicehall is up" in line:
+                break
+        url = f"http://127.0.0.1:{port}"
+        game = create(url, "toy", [{"kind": "human"}, {"kind": "bot"}])
+        human = Player(url, game["id"], 0)
+        acknowledged = []
+        for _ in range(2):
             summary = Client(url).game(game["id"])
-        reply = human.act(human.legal()[0])
-        assert reply.status_code == 200, reply.text
-        acknowledged.append(reply.json()["version"])
-    children = descendants(proc.pid)
-    assert len(children) >= 5  # Redis, gunicorn and its 2 workers, 2 rq workers
+            while "0" not in summary["to_act"]:
+                Client(url).events(game["id"], wait=1)
+                summary = Client(url).game(game["id"])
+            reply = human.act(human.legal()[0])
+            assert reply.status_code == 200, reply.text
+            acknowledged.append(reply.json()["version"])
+        children = descendants(proc.pid)
+        assert len(children) >= 5  # Redis, gunicorn and its 2 workers, 2 rq workers
+    except BaseException:
+        proc.send_signal(signal.SIGINT)  # a failure before the kill must not leave up running
+        proc.communicate(timeout=60)
+        raise
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     killed = time.monotonic()
