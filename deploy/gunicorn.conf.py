@@ -29,3 +29,61 @@ errorlog = "-"
 loglevel = os.environ.get("DICEHALL_LOG_LEVEL", "info")
 proc_name = "dicehall-api"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# The request id (X-Request-Id) ends every access-log line; DICEHALL_LOG_FORMAT=json makes the
+# access log and the app's log one JSON object a line.
+if os.environ.get("DICEHALL_LOG_FORMAT", "text").lower() == "json":
+    access_log_format = (
+        '{"time": "%(t)s", "remote": "%(h)s", "request": "%(r)s", "status": %(s)s, '
+        '"bytes": "%(b)s", "duration_us": %(D)s, "request_id": "%({x-request-id}o)s"}'
+    )
+else:
+    access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s %(D)sus %({x-request-id}o)s'
+
+
+def on_starting(server):
+    """Prometheus multiprocess mode: each worker counts in files of one directory (a fresh one
+    unless PROMETHEUS_MULTIPROC_DIR names it), emptied at start."""
+    import tempfile
+    from pathlib import Path
+
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory:
+        made = tempfile.mkdtemp(prefix="dicehall-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ["DICEHALL_MADE_METRICS_DIR"] = made
+        return
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    for stale in Path(directory).glob("*.db"):
+        stale.unlink()
+
+
+def on_exit(server):
+    """Remove the metrics directory this master made (not one it was given)."""
+    import shutil
+
+    made = os.environ.get("DICEHALL_MADE_METRICS_DIR")
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
+
+
+def child_exit(server, worker):
+    """A worker that exits stops counting in-flight requests (its live gauges go)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker):
+    """On SIGTERM, first tell the app it is draining: open long-polls answer at once and SSE
+    streams end with a retry hint, while gunicorn finishes the requests in flight (moves)
+    within graceful_timeout."""
+    import signal
+
+    from service.lifecycle import begin_drain
+
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def drain_then_stop(signum, frame):
+        begin_drain()
+        stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, drain_then_stop)

@@ -12,9 +12,10 @@ from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from service import ratelimit, redis_conn
+from service import observe, ratelimit, redis_conn
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
+from service.logs import configure_logging
 from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
 from service.schemas import ProblemSchema
 
@@ -109,8 +110,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
+    if not app.testing:
+        configure_logging()
     redis_conn.init_app(app)
     ratelimit.init_app(app)
+    observe.init_app(app)
     api = Api(app)
     api.spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}

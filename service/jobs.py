@@ -1,10 +1,12 @@
 """rq jobs: plain importable functions with small arguments (ids and versions, not states).
 
 ``play_bot`` plays one bot seat from that seat's view and legal actions only. A job carries
-the version it was enqueued for; if the game has moved on it does nothing. While the same
+the version it was enqueued for; if the game has moved on it does nothing, so a job run
+twice (rq's retry, or the sweep replacing a job it took for lost) plays once. While the same
 seat keeps owing decisions (a Carcassonne turn is many steps) the job plays on itself instead
 of enqueueing a job per step. ``deadline_passed`` plays the fallback for a seat whose
-decision timed out; ``tournament_tick`` moves a tournament along.
+decision timed out (the sweep, ``service.sweep``, now fires deadlines itself; the job stays
+for jobs enqueued before it did); ``tournament_tick`` moves a tournament along.
 """
 
 from __future__ import annotations

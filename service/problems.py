@@ -44,6 +44,8 @@ TITLES: dict[str, str] = {
     "rate_limited": "Too many requests",
     "internal_error": "Internal error",
     "redis_unavailable": "Redis is unreachable",
+    "redis_not_writable": "Redis does not take writes",
+    "shutting_down": "This server is shutting down",
     "unknown_bot": "Unknown bot",
     "no_picture": "No picture for this game",
     "unknown_account": "Unknown bot account",

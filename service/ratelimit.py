@@ -63,7 +63,7 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def limit_requests() -> None:
-        if not request.path.startswith("/v1/") or request.path == "/v1/health":
+        if not request.path.startswith("/v1/") or request.path.startswith("/v1/health"):
             return
         header = request.headers.get("Authorization", "")
         token = header.partition(" ")[2].strip()

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from functools import lru_cache
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
 
 from service.accounts import AccountStore
 from service.config import Settings
@@ -48,15 +47,28 @@ def queue_for(settings: Settings) -> Queue:
     return Queue(settings.queue_name, connection=_clients(settings.redis_url)[1])
 
 
+BOT_RETRY = Retry(max=3)
+"""A bot job that fails (Redis gone mid-move, a bug) runs again at once, up to three times; it
+carries its version, so a retry after the game moved on does nothing. What still stalls is
+the sweep's (``service.sweep``)."""
+JOB_MARKER_TTL = 24 * 3600
+
+
 class RqJobs:
-    """The game service's background work as rq jobs (see ``service.jobs``)."""
+    """The game service's background work as rq jobs (see ``service.jobs``).
 
-    def __init__(self, queue: Queue) -> None:
+    Each bot job's id is kept beside its game (``<prefix>:{id}:botjob:<seat>``) so the sweep
+    can tell a pending job from a lost one.
+    """
+
+    def __init__(self, queue: Queue, store: GameStore | None = None) -> None:
         self.queue = queue
+        self.store = store
 
-    def bots(self, game_id: str, version: int, seats: list[int]) -> None:
+    def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
+        """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited)."""
         for seat in seats:
-            self.queue.enqueue(
+            job = self.queue.enqueue(
                 "service.jobs.play_bot",
                 game_id,
                 seat,
@@ -64,19 +76,17 @@ class RqJobs:
                 job_timeout=300,
                 result_ttl=60,
                 failure_ttl=7 * 24 * 3600,
+                retry=BOT_RETRY,
+                at_front=at_front,
             )
+            if self.store is not None:
+                self.store.redis.set(
+                    self.store.bot_job_key(game_id, seat), job.id, ex=JOB_MARKER_TTL
+                )
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
-        self.queue.enqueue_at(
-            datetime.fromtimestamp(at, UTC),
-            "service.jobs.deadline_passed",
-            game_id,
-            seat,
-            due,
-            job_timeout=60,
-            result_ttl=60,
-            failure_ttl=7 * 24 * 3600,
-        )
+        """Nothing to schedule: the sweep that every worker runs plays a fallback within a
+        second of its deadline (``service.sweep``), whichever worker is alive."""
 
     def tournament(self, tournament_id: str) -> None:
         self.queue.enqueue(
@@ -86,6 +96,7 @@ class RqJobs:
             job_timeout=300,
             result_ttl=60,
             failure_ttl=7 * 24 * 3600,
+            retry=BOT_RETRY,
         )
 
     def tournament_later(self, tournament_id: str, seconds: float) -> None:
@@ -109,4 +120,6 @@ def stores(settings: Settings) -> tuple[GameStore, AccountStore]:
 
 def game_service(settings: Settings) -> GameService:
     store, accounts = stores(settings)
-    return GameService(store, accounts, RqJobs(queue_for(settings)), settings.idempotency_ttl)
+    return GameService(
+        store, accounts, RqJobs(queue_for(settings), store), settings.idempotency_ttl
+    )

@@ -156,9 +156,22 @@ class GameStore:
     def idempotency_key(self, game_id: str, seat: int, key: str) -> str:
         return self.key_for(game_id, f"idem:{seat}:{key}")
 
+    def bot_job_key(self, game_id: str, seat: int) -> str:
+        """The id of the last bot job enqueued for ``seat`` (see ``service.sweep``)."""
+        return self.key_for(game_id, f"botjob:{seat}")
+
     @property
     def index_key(self) -> str:
         return f"{self.prefix}:games"
+
+    @property
+    def live_key(self) -> str:
+        """Games that are not over yet (a sorted set by creation time): what the sweep reads.
+
+        A game enters it before its record is first written and leaves it when the sweep finds
+        it over or gone, so no crash between the two writes can hide a game from the sweep.
+        """
+        return f"{self.prefix}:live"
 
     # --- records --------------------------------------------------------------------------
     @staticmethod
@@ -244,6 +257,8 @@ class GameStore:
 
             return writes
 
+        if record.status is not GameStatus.OVER:
+            self.redis.zadd(self.live_key, {record.id: record.created_at})
         self.transact([key], lambda pipe: (decide(pipe), None))
         self.redis.zadd(self.index_key, {record.id: record.created_at})
 
@@ -369,3 +384,25 @@ class GameStore:
 
     def game_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
         return list(self.redis.zrevrange(self.index_key, offset, offset + limit - 1))
+
+    # --- games not over yet (for the sweep) -----------------------------------------------
+    def live_ids(self) -> list[str]:
+        return list(self.redis.zrange(self.live_key, 0, -1))
+
+    def drop_live(self, game_ids: Sequence[str]) -> None:
+        if game_ids:
+            self.redis.zrem(self.live_key, *game_ids)
+
+    def glance(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
+        """The records of ``game_ids`` without their states (``state`` is left empty): what the
+        sweep needs to see who owes what, read in one round trip."""
+        fields = [f for f in _FIELDS if f != "state"]
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(self.key_for(game_id, "game"), fields)
+            replies = pipe.execute()
+        records = []
+        for values in replies:
+            raw = dict(zip(fields, values, strict=True))
+            records.append(self._decode([raw.get(f) for f in _FIELDS]))
+        return records

@@ -1,13 +1,88 @@
-"""The rq worker that plays bot seats: ``python -m service.worker [--burst] [--fork]``."""
+"""The rq worker that plays bot seats: ``python -m service.worker [--burst] [--fork]``.
+
+The worker outlives Redis blips: rq's loop quits on some Redis errors ("found an unhandled
+exception, quitting"), so :func:`run` starts a new worker after a backoff (1 s doubling to
+30 s) until it is asked to stop. SIGTERM or Ctrl-C is rq's warm shutdown: the job in hand
+finishes, then the process exits. Every worker also runs the sweep thread
+(``service.sweep``) that keeps every game moving and fires deadlines.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
+import threading
+import time
+from types import FrameType
 
+import redis
 from rq import SimpleWorker, Worker
 
 from service.config import Settings
+from service.logs import configure_logging
 from service.runtime import queue_for
+from service.sweep import Sweeper
+
+log = logging.getLogger("service.worker")
+
+BACKOFF_FIRST = 1.0
+BACKOFF_MAX = 30.0
+STEADY = 60.0
+"""A worker loop that ran this long starts the backoff again from ``BACKOFF_FIRST``."""
+
+
+class StoppableMixin:
+    """Remembers that a stop was asked for, so the supervising loop does not restart."""
+
+    stop_asked = False
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_asked = True
+        super().request_stop(signum, frame)  # type: ignore[misc]
+
+    def request_force_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_asked = True
+        super().request_force_stop(signum, frame)  # type: ignore[misc]
+
+
+class DicehallWorker(StoppableMixin, SimpleWorker):
+    """Runs bot jobs in its own process (they are short and CPU-bound)."""
+
+
+class DicehallForkingWorker(StoppableMixin, Worker):
+    """Forks a work horse per job (``--fork``)."""
+
+
+def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
+    """Work the dicehall queue until asked to stop (or until it is empty, with ``burst``)."""
+    worker_class = DicehallForkingWorker if fork else DicehallWorker
+    stopping = threading.Event()
+    current: list[str] = ["starting"]
+    sweeper = None if burst else Sweeper(settings, lambda: current[0])
+    backoff = BACKOFF_FIRST
+    while not stopping.is_set():
+        queue = queue_for(settings)
+        worker = worker_class([queue], connection=queue.connection)
+        current[0] = worker.name
+        if sweeper is not None and not sweeper.is_alive():
+            sweeper.start()
+        started = time.monotonic()
+        try:
+            worker.work(burst=burst, with_scheduler=True)
+        except redis.RedisError as exc:
+            log.warning("worker %s: Redis failed: %s", worker.name, exc)
+        if worker.stop_asked or burst:
+            break
+        if time.monotonic() - started > STEADY:
+            backoff = BACKOFF_FIRST
+        log.warning("worker %s stopped unasked; a new one starts in %.0f s", worker.name, backoff)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda signum, frame: stopping.set())
+        stopping.wait(backoff)
+        backoff = min(backoff * 2, BACKOFF_MAX)
+    if sweeper is not None:
+        sweeper.stopping.set()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,10 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
     args = parser.parse_args(argv)
-    queue = queue_for(Settings())
-    worker_class = Worker if args.fork else SimpleWorker
-    worker = worker_class([queue], connection=queue.connection)
-    worker.work(burst=args.burst, with_scheduler=True)
+    configure_logging()
+    run(Settings(), burst=args.burst, fork=args.fork)
 
 
 if __name__ == "__main__":

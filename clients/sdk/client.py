@@ -165,6 +165,14 @@ class Client:
         """``GET /v1/health``."""
         return self._json("GET", "/health")
 
+    def live(self) -> Json:
+        """``GET /v1/health/live``: the API process answers (Redis is not checked)."""
+        return self._json("GET", "/health/live")
+
+    def ready(self) -> Json:
+        """``GET /v1/health/ready``: the API can serve games (Redis reachable and writable)."""
+        return self._json("GET", "/health/ready")
+
     def catalogue(self) -> list[Json]:
         """Every game the server offers (name, title, seats, bots, options schema...)."""
         data = self._json("GET", "/catalogue")

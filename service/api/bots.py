@@ -16,6 +16,7 @@ from service.api import BEARER, NO_TOKEN, operation, problems
 from service.api.events import feed_detail
 from service.briefing import Detail
 from service.context import bearer_token, game_service
+from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import (
     AccountSchema,
@@ -57,13 +58,18 @@ def read_feed(
     account_id: str, after: str, wait: float, detail: Detail
 ) -> tuple[list[dict[str, Any]], str]:
     """Feed events after ``after``, waiting up to ``wait`` s for the first; the new cursor.
-    ``decision_due`` notices come completed (view, legal actions, decision id)."""
+    ``decision_due`` notices come completed (view, legal actions, decision id). Answers at
+    once, with what it has, when the process begins to shut down."""
     service = game_service()
-    block = int(wait * 1000) if wait > 0 else None
-    batch = service.accounts.read_feed(account_id, after, block)
-    cursor = batch[-1][0] if batch else after
-    events = [{"id": eid, **event} for eid, event in batch]
-    return service.briefing.complete(events, detail), cursor
+    deadline = time.monotonic() + wait
+    while True:
+        remaining = min(deadline - time.monotonic(), WAIT_SLICE)
+        block = int(remaining * 1000) if remaining > 0.001 else None
+        batch = service.accounts.read_feed(account_id, after, block)
+        if batch or block is None or time.monotonic() >= deadline or draining():
+            cursor = batch[-1][0] if batch else after
+            events = [{"id": eid, **event} for eid, event in batch]
+            return service.briefing.complete(events, detail), cursor
 
 
 @blp.route("/bots")
@@ -142,6 +148,9 @@ class FeedStream(MethodView):
                     data = json.dumps(event)
                     yield f"id: {event['id']}\nevent: {event['type']}\ndata: {data}\n\n"
                 if once or time.monotonic() - started > 3600:
+                    return
+                if draining():
+                    yield DRAIN_HINT
                     return
 
         return Response(

@@ -16,6 +16,7 @@ from service.api import component, operation, problems
 from service.briefing import DETAILS, Detail
 from service.context import bearer_token, game_service
 from service.games import GameService
+from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
 
@@ -41,13 +42,13 @@ def _read(
     detail: Detail = "full",
 ) -> tuple[list[dict[str, Any]], str]:
     """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor.
-
-    For a seat, the batch's last ``to_act`` that makes the seat owe a decision is followed by
-    a completed ``decision_due`` notice (same id) if that decision still stands."""
+    Answers at once, with what it has, when the process begins to shut down. For a seat, the
+    batch's last ``to_act`` that makes the seat owe a decision is followed by a completed
+    ``decision_due`` notice (same id) if that decision still stands."""
     deadline = time.monotonic() + wait
     cursor = after
     while True:
-        remaining = deadline - time.monotonic()
+        remaining = min(deadline - time.monotonic(), WAIT_SLICE)
         block = int(remaining * 1000) if remaining > 0.001 else None
         batch = service.store.read_events(game_id, cursor, block)
         if batch:
@@ -55,6 +56,8 @@ def _read(
         shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
         if shown or (not batch and block is None) or time.monotonic() >= deadline:
             return _with_decision(service, game_id, seat, shown, detail), cursor
+        if draining():
+            return shown, cursor
 
 
 def _with_decision(
@@ -161,6 +164,9 @@ class EventStream(MethodView):
                     if event["type"] == "game_over":
                         return
                 if once:
+                    return
+                if draining():
+                    yield DRAIN_HINT
                     return
 
         return Response(

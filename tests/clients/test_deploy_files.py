@@ -86,7 +86,8 @@ def test_kubernetes_deployments_run_the_same_commands_with_redis_url() -> None:
     assert worker["command"] == WORKER
     for container in (api, worker):
         assert container["envFrom"] == [{"configMapRef": {"name": config["metadata"]["name"]}}]
-    assert api["readinessProbe"]["httpGet"]["path"] == "/v1/health"
+    assert api["readinessProbe"]["httpGet"]["path"] == "/v1/health/ready"
+    assert api["livenessProbe"]["httpGet"]["path"] == "/v1/health/live"
     assert containers("dicehall-redis")[0]["image"].startswith("redis:")
 
 
@@ -98,7 +99,7 @@ def test_kustomization_lists_every_manifest() -> None:
 
 def test_health_path_is_in_the_openapi_document() -> None:
     spec = yaml.safe_load((DEPLOY.parent / "openapi.yaml").read_text())
-    assert "/v1/health" in spec["paths"]
+    assert {"/v1/health", "/v1/health/live", "/v1/health/ready"} <= set(spec["paths"])
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,8 @@ def every_sdk_call() -> list[tuple[Callable[[Client], Any], Answer | None]]:
     pending = Answer(200, headers=SSE, chunks=["event: pending\ndata: []\n\n"])
     return [
         (lambda c: c.health(), None),
+        (lambda c: c.live(), None),
+        (lambda c: c.ready(), None),
         (lambda c: c.catalogue(), None),
         (lambda c: c.game_info("toy"), None),
         (lambda c: c.rules("carcassonne"), None),

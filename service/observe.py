@@ -1,0 +1,66 @@
+"""What every request leaves behind: its id, its metrics, and the ``/metrics`` endpoint.
+
+The request id is the client's ``X-Request-Id`` when it sends a usable one (1-128 letters,
+digits, ``.``, ``_``, ``-``), else a new one; it is answered in ``X-Request-Id`` on every
+response (errors too) and appears in every log line written while the request is served
+(``service.logs``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+
+from flask import Flask, Response, current_app, g, request
+
+from service import metrics
+from service.redis_conn import get_redis
+
+REQUEST_ID = "X-Request-Id"
+_USABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+
+def _route() -> str:
+    rule = request.url_rule
+    return rule.rule if rule is not None else "unmatched"
+
+
+def _begin() -> None:
+    given = request.headers.get(REQUEST_ID, "")
+    g.request_id = given if _USABLE_ID.fullmatch(given) else uuid.uuid4().hex
+    g.started = time.perf_counter()
+    g.route = _route()
+    metrics.IN_FLIGHT.labels(g.route).inc()
+
+
+def _answer(response: Response) -> Response:
+    response.headers[REQUEST_ID] = g.get("request_id") or uuid.uuid4().hex
+    route = g.get("route") or _route()
+    status = str(response.status_code)
+    metrics.REQUESTS.labels(request.method, route, status).inc()
+    if route == metrics.MOVE_ROUTE and request.method == "POST" and "started" in g:
+        metrics.MOVE_SECONDS.labels(status).observe(time.perf_counter() - g.started)
+    if response.is_streamed and "route" in g:  # in flight until the stream closes
+        gauge = metrics.IN_FLIGHT.labels(g.pop("route"))
+        response.call_on_close(gauge.dec)
+    return response
+
+
+def _end(error: BaseException | None) -> None:
+    if "route" in g:
+        metrics.IN_FLIGHT.labels(g.pop("route")).dec()
+
+
+def scrape() -> Response:
+    """``GET /metrics``: Prometheus text format."""
+    body, content_type = metrics.exposition(get_redis(), current_app.config["DICEHALL"])
+    return Response(body, content_type=content_type)
+
+
+def init_app(app: Flask) -> None:
+    """Register the hooks first, so the request id is known to every later hook and log."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _begin)
+    app.after_request(_answer)
+    app.teardown_request(_end)
+    app.add_url_rule("/metrics", "metrics", scrape, methods=["GET"])

@@ -1,0 +1,143 @@
+"""The sweep finds what no job will do: lost bot jobs and passed deadlines (service.sweep).
+
+These tests run one pass at a chosen moment against the session Redis, with a key prefix and
+a queue of their own (no worker sweeps those games or listens to that queue), so they see
+exactly what the pass enqueues and plays.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from rq.job import JobStatus
+
+from service.config import Settings
+from service.runtime import game_service, queue_for
+from service.store import GameStatus
+from service.sweep import BOT_GRACE, MAX_REPLAYS, STALLED_AFTER, Sweep, heartbeat_key
+
+QUEUE = "dicehall-sweep-test"
+
+
+@pytest.fixture()
+def settings(redis_client: Any) -> Settings:
+    settings = Settings(queue_name=QUEUE, key_prefix="sweeptest")
+    queue_for(settings).empty()
+    return settings
+
+
+def bot_game(settings: Settings) -> str:
+    record, _ = game_service(settings).create("toy", [{"kind": "bot"}] * 2, {}, seed="sweep")
+    return record.id
+
+
+def test_sweep_enqueues_the_bot_jobs_of_a_follow_up_lost_after_its_commit(settings) -> None:
+    service = game_service(settings)
+    ids = [bot_game(settings) for _ in range(3)]
+    queue = queue_for(settings)
+    queue.empty()  # the API process died between the commit and the enqueue
+    sweep = Sweep(service, settings)
+
+    early = sweep.run(now=time.time())
+    assert early.enqueued == [] and early.live == 3
+
+    report = sweep.run(now=time.time() + BOT_GRACE + 1)
+    assert sorted(report.enqueued) == sorted((gid, seat) for gid in ids for seat in (0, 1))
+    assert queue.count == 6
+    assert {job.args[2] for job in queue.jobs} == {0}  # made for the version it saw
+
+    again = sweep.run(now=time.time() + BOT_GRACE + 1)
+    assert again.enqueued == []  # the jobs wait in the queue: nothing is enqueued twice
+    assert queue.count == 6
+
+
+def test_sweep_replaces_a_job_whose_worker_died_and_keeps_one_whose_worker_lives(
+    settings, redis_client
+) -> None:
+    service = game_service(settings)
+    game_id = bot_game(settings)
+    queue = queue_for(settings)
+    job = queue.jobs[0]
+    queue.remove(job)
+    job.set_status(JobStatus.STARTED)
+    job.worker_name = "w-alive"
+    job.save()  # a worker took the job (seat 0's); seat 1's job is lost the same way
+    queue.empty()
+    redis_client.set(heartbeat_key(settings.key_prefix, "w-alive"), "1", ex=30)
+    sweep = Sweep(service, settings)
+    later = time.time() + BOT_GRACE + 1
+
+    assert sweep.run(now=later).enqueued == [(game_id, 1)]
+
+    redis_client.delete(heartbeat_key(settings.key_prefix, "w-alive"))  # that worker was killed
+    assert sweep.run(now=later).enqueued == [(game_id, 0)]
+
+
+def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings) -> None:
+    service = game_service(settings)
+    record, _ = service.create("toy", [{"kind": "human"}] * 2, {}, seed="d", decision_seconds=30)
+    for seat in (0, 1):
+        service.join(record.id, seat, None)
+    record = service.record(record.id)
+    due = max(record.due.values())
+    sweep = Sweep(service, settings)
+
+    assert sweep.run(now=due + 29).fallbacks == []
+    report = sweep.run(now=due + 30.5)
+    assert sorted(report.fallbacks) == [(record.id, 0), (record.id, 1)]
+    renewed = min(service.record(record.id).due.values())
+    assert renewed > due
+    assert sweep.run(now=renewed + 29).fallbacks == []  # the new round's deadlines are ahead
+
+    entries = service.store.log(record.id)
+    assert [e["fallback"] for e in entries[1:]] == [True, True]
+    stats = service.store.stats(record.id, 2)
+    assert [s["missed"] for s in stats] == [1, 1]
+
+
+def test_sweep_forgets_games_that_are_over_or_gone_and_ticks_their_tournament(
+    settings, redis_client
+) -> None:
+    service = game_service(settings)
+    record, _ = service.create("toy", [{"kind": "bot"}] * 2, {}, seed="t", tournament="t-1")
+    gone = bot_game(settings)
+    key = service.store.key_for(record.id, "game")
+    service.store.redis.hset(key, "status", GameStatus.OVER.value)
+    redis_client.delete(service.store.key_for(gone, "game"))
+    queue = queue_for(settings)
+    queue.empty()
+    report = Sweep(service, settings).run()
+    assert report.dropped == 2
+    assert service.store.live_ids() == []
+    assert [(job.func_name, job.args) for job in queue.jobs] == [
+        ("service.jobs.tournament_tick", ("t-1", False))
+    ]
+
+
+def test_backfill_indexes_the_games_of_a_database_older_than_the_index(
+    settings, redis_client
+) -> None:
+    service = game_service(settings)
+    ids = {bot_game(settings) for _ in range(2)}
+    redis_client.delete(service.store.live_key, f"{service.store.live_key}:filled")
+    sweep = Sweep(service, settings)
+    assert sweep.backfill() == 2
+    assert set(service.store.live_ids()) == ids
+    assert sweep.backfill() == 0  # once per database
+
+
+def test_sweep_gives_up_on_a_decision_whose_jobs_keep_failing(settings) -> None:
+    service = game_service(settings)
+    game_id = bot_game(settings)
+    queue = queue_for(settings)
+    sweep = Sweep(service, settings)
+    later = time.time() + BOT_GRACE + 1
+    made = 0
+    for _ in range(MAX_REPLAYS + 3):
+        queue.empty()  # every job it makes fails
+        made += len(sweep.run(now=later).enqueued)
+    assert made == 2 * MAX_REPLAYS  # both bot seats, then no more
+    stalled = sweep.run(now=time.time() + STALLED_AFTER + 1).stalled
+    assert stalled == {game_id}
