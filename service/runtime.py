@@ -7,6 +7,7 @@ from functools import lru_cache
 import redis
 from rq import Queue, Retry
 
+from service import metrics
 from service.accounts import AccountStore
 from service.config import Settings
 from service.games import GameService
@@ -115,7 +116,8 @@ class RqJobs:
 
 def stores(settings: Settings) -> tuple[GameStore, AccountStore]:
     client = _clients(settings.redis_url)[0]
-    return GameStore(client, settings.key_prefix), AccountStore(client, settings.key_prefix)
+    games = GameStore(client, settings.key_prefix, on_retry=metrics.CAS_RETRIES.inc)
+    return games, AccountStore(client, settings.key_prefix)
 
 
 def game_service(settings: Settings) -> GameService:
