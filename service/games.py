@@ -119,7 +119,7 @@ class GameService:
             "to_act": prompts_json(record, self.prompts(record)),
             "result": record.result,
             "commitment": record.commitment,
-            "seed": record.seed if record.status is GameStatus.OVER else None,
+            "seed": record.seed if record.seed_public else None,
             "created_at": record.created_at,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
@@ -154,16 +154,17 @@ class GameService:
         }
 
     def log(self, record: GameRecord, caller: Caller) -> dict[str, Any]:
-        """The action log; sealed actions of other seats and all draws stay hidden until the
-        game is over."""
+        """The action log; sealed actions of other seats stay hidden until the game is over,
+        and the draws with the seed until no game dealt the same seed is still played."""
         over = record.status is GameStatus.OVER
+        public = record.seed_public
         entries = []
         for entry in self.store.log(record.id):
             shown = dict(entry)
-            if not over:
+            if not public:
                 shown.pop("draws", None)
-                if entry.get("sealed") and entry["seat"] != caller.seat:
-                    shown["action"] = None
+            if not over and entry.get("sealed") and entry["seat"] != caller.seat:
+                shown["action"] = None
             entries.append(shown)
         return {
             "game_id": record.id,
@@ -173,7 +174,7 @@ class GameService:
             "status": record.status.value,
             "version": record.version,
             "commitment": record.commitment,
-            "seed": record.seed if over else None,
+            "seed": record.seed if public else None,
             "entries": entries,
         }
 
@@ -211,8 +212,11 @@ class GameService:
         decision_seconds: float | None = None,
         tournament: str | None = None,
         game_id: str | None = None,
+        siblings: list[str] | None = None,
     ) -> tuple[GameRecord, str]:
         """Create a game; returns the record and the creator's token (shown once).
+        ``siblings`` are the other games dealt the same seed: the seed stays secret until
+        every one of them is over too.
 
         Raises Problem (unknown game or bot or account, invalid options) and store.Conflict
         when ``game_id`` is given and taken.
@@ -241,6 +245,7 @@ class GameService:
             state=game.dump_state(state),
             decision_seconds=decision_seconds,
             tournament=tournament,
+            siblings=[s for s in siblings or [] if s != game_id],
         )
         setup_entry = {
             "n": 0,
@@ -421,7 +426,14 @@ class GameService:
             if skip_bot_seat is not None:
                 after.pop(skip_bot_seat, None)
             self.follow_up.after_commit(committed["record"], committed["before"], after, actor=seat)
+            if committed["record"].status is GameStatus.OVER:
+                self.ended(committed["record"])
         return answer
+
+    def ended(self, record: GameRecord) -> None:
+        """What follows the end of a game, once (again harmlessly): publish the seed if no
+        game dealt the same seed is still played."""
+        self.store.reveal_if_all_over(record)
 
     def play_fallback(self, game_id: str, seat: int, due: float) -> str:
         """Play the random bot for ``seat`` if its decision that fell due at ``due`` is still

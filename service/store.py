@@ -74,6 +74,16 @@ class GameRecord:
     tournament: str | None = None
     due: dict[str, float] = field(default_factory=dict)
     """seat (as text) -> when its current decision fell due (epoch seconds)."""
+    siblings: list[str] = field(default_factory=list)
+    """Other games dealt the same seed (the tables of a mirrored tournament round)."""
+    revealed: bool = False
+    """Set once this game and every sibling are over: the seed may then be published."""
+
+    @property
+    def seed_public(self) -> bool:
+        """Whether the seed (and the log's draws) may be shown: the game is over and no
+        game sharing its seed is still being played."""
+        return self.status is GameStatus.OVER and (self.revealed or not self.siblings)
 
     def deadline(self, seat: int) -> float | None:
         """When ``seat``'s current decision times out, if the game has a clock."""
@@ -87,7 +97,7 @@ class Conflict(Exception):
     """A record that should not exist yet does (create of an existing id)."""
 
 
-_FIELDS = ("meta", "state", "version", "counter", "status", "result", "due")
+_FIELDS = ("meta", "state", "version", "counter", "status", "result", "due", "revealed")
 
 
 class GameStore:
@@ -123,6 +133,7 @@ class GameStore:
             "created_at": record.created_at,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
+            "siblings": record.siblings,
         }
         return {
             "meta": json.dumps(meta),
@@ -132,6 +143,7 @@ class GameStore:
             "status": record.status.value,
             "result": json.dumps(record.result),
             "due": json.dumps(record.due),
+            "revealed": "1" if record.revealed else "",
         }
 
     @staticmethod
@@ -157,6 +169,8 @@ class GameStore:
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
             due=json.loads(raw["due"] or "{}"),
+            siblings=meta.get("siblings") or [],
+            revealed=bool(raw["revealed"]),
         )
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
@@ -218,6 +232,27 @@ class GameStore:
                     return value
                 except redis.WatchError:
                     continue
+
+    # --- sibling games -----------------------------------------------------------------------
+    def reveal_if_all_over(self, record: GameRecord) -> bool:
+        """Mark ``record`` and its siblings revealed when every one of them is over (the last
+        of them to end does it). Returns whether the seed is now public."""
+        if record.status is not GameStatus.OVER:
+            return False
+        if not record.siblings or record.revealed:
+            return True
+        with self.redis.pipeline(transaction=False) as pipe:
+            for sibling in record.siblings:
+                pipe.hget(self.key_for(sibling, "game"), "status")
+            statuses = pipe.execute()
+        if any(status != GameStatus.OVER.value for status in statuses):
+            return False
+        with self.redis.pipeline() as pipe:
+            for game_id in [record.id, *record.siblings]:
+                pipe.hset(self.key_for(game_id, "game"), "revealed", "1")
+            pipe.execute()
+        record.revealed = True
+        return True
 
     # --- log ------------------------------------------------------------------------------
     def append_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:

@@ -230,6 +230,7 @@ class TournamentRunner:
             if record is None:
                 continue
             if record.status is GameStatus.OVER:
+                self.service.ended(record)
                 self.redis.sadd(self._key(t.id, "over"), index)
                 finished.add(index)
                 continue
@@ -246,6 +247,7 @@ class TournamentRunner:
                     decision_seconds=t.decision_seconds,
                     tournament=t.id,
                     game_id=t.game_id(t.created),
+                    siblings=[t.game_id(i) for i, (_, s) in enumerate(plan) if s == seed],
                 )
             t.created += 1
             self.save(t)
