@@ -86,9 +86,7 @@ def _assert_hidden(base: str, game_id: str, tid: str, token: str, seed: str) -> 
     assert all("draws" not in entry for entry in log["entries"]), "draws would give the dice away"
 
 
-def test_a_mirrored_seed_stays_secret_until_the_last_table_ends(
-    live_server, worker, redis_client
-):
+def test_a_mirrored_seed_stays_secret_until_the_last_table_ends(live_server, worker, redis_client):
     accounts = [_register(live_server, name) for name in ("north", "south")]
     tokens = {a["id"]: a["token"] for a in accounts}
     reply = requests.post(
