@@ -29,3 +29,15 @@ errorlog = "-"
 loglevel = os.environ.get("DICEHALL_LOG_LEVEL", "info")
 proc_name = "dicehall-api"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Request line and header limits (gunicorn's defaults, named here): longer ones are answered
+# 414 / 431 / 400 by gunicorn itself, as problem+json like every other error of the API.
+limit_request_line = int(os.environ.get("DICEHALL_LIMIT_REQUEST_LINE", "4094"))
+limit_request_fields = int(os.environ.get("DICEHALL_LIMIT_REQUEST_FIELDS", "100"))
+limit_request_field_size = int(os.environ.get("DICEHALL_LIMIT_REQUEST_FIELD_SIZE", "8190"))
+
+
+def on_starting(server):
+    """Before the workers fork: gunicorn's own error answers become problem+json."""
+    from service import gunicorn_errors
+
+    gunicorn_errors.install()

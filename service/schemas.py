@@ -198,7 +198,9 @@ class MoveHeadersSchema(Schema):
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
-        validate=validate.Length(min=1, max=128),
+        validate=validate.Regexp(
+            r"^[\x21-\x7e]{1,128}$", error="1 to 128 printable ASCII characters, no spaces"
+        ),
         metadata={"description": "a retry with the same key returns the first answer"},
     )
 
@@ -346,8 +348,10 @@ class ParticipantSchema(Schema):
     """A tournament entrant: a bundled bot or an external bot account."""
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    bot = fields.String(metadata={"description": "a bundled bot of the game"})
-    account = fields.String(metadata={"description": "an external bot account id"})
+    bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
+    account = fields.String(
+        allow_none=True, metadata={"description": "an external bot account id"}
+    )
 
 
 class CreateTournamentSchema(Schema):

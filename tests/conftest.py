@@ -7,6 +7,7 @@ persistence; each test starts from an empty database.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -127,11 +128,12 @@ def _child_env(redis_url: str) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def live_server(redis_url: str) -> Iterator[str]:
-    """The API under a real gunicorn (gthread workers) on a free port; yields its base URL."""
+@contextlib.contextmanager
+def gunicorn_server(redis_url: str, **env: str) -> Iterator[str]:
+    """The API under a real gunicorn (``deploy/gunicorn.conf.py``, two workers) on a free
+    port, with ``env`` added to its environment; yields its base URL."""
     port = free_port()
-    logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it for the session
+    logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it while it runs
         prefix="dicehall-gunicorn-", suffix=".log", delete=False
     )
     proc = subprocess.Popen(
@@ -148,7 +150,7 @@ def live_server(redis_url: str) -> Iterator[str]:
             "service.app:create_app()",
         ],
         cwd=ROOT,
-        env=_child_env(redis_url),
+        env={**_child_env(redis_url), **env},
         stdout=subprocess.DEVNULL,
         stderr=logfile,
     )
@@ -158,8 +160,17 @@ def live_server(redis_url: str) -> Iterator[str]:
     except RuntimeError:
         proc.kill()
         raise RuntimeError(Path(logfile.name).read_text()) from None
-    yield base
-    stop(proc)
+    try:
+        yield base
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_url: str) -> Iterator[str]:
+    """The API under a real gunicorn on a free port; yields its base URL."""
+    with gunicorn_server(redis_url) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

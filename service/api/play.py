@@ -36,11 +36,12 @@ _VIEW_EXAMPLE = {
 
 
 def parse_if_match(value: str | None) -> int | None:
-    """The version in an If-Match header (``"7"``, ``7`` or ``W/"7"``). Raises Problem 400."""
+    """The version in an If-Match header (``"7"``, ``7`` or ``W/"7"``; at most 18 digits).
+    Raises Problem 400."""
     if value is None:
         return None
     text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 18:
         raise Problem(400, "invalid_if_match", 'If-Match takes a version such as "7"')
     return int(text)
 
