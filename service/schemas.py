@@ -349,9 +349,7 @@ class ParticipantSchema(Schema):
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
-    account = fields.String(
-        allow_none=True, metadata={"description": "an external bot account id"}
-    )
+    account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
 
 
 class CreateTournamentSchema(Schema):
