@@ -413,6 +413,8 @@ class GameService:
                 self.store.write(p, record)
                 self.store.append_log(p, game_id, entry)
                 self.store.record_time(p, game_id, seat, took)
+                if fallback:
+                    self.store.count(p, game_id, "missed", seat)
                 for item in stream:
                     self.store.publish(p, game_id, item)
                 if idem_key:
@@ -432,12 +434,13 @@ class GameService:
 
     def ended(self, record: GameRecord) -> None:
         """What follows the end of a game, once (again harmlessly): publish the seed if no
-        game dealt the same seed is still played."""
+        game dealt the same seed is still played, and compact the game to its archive."""
         self.store.reveal_if_all_over(record)
+        self.store.compact(record.id)
 
     def play_fallback(self, game_id: str, seat: int, due: float) -> str:
         """Play the random bot for ``seat`` if its decision that fell due at ``due`` is still
-        owed (its deadline passed); the miss is counted against the seat."""
+        owed (its deadline passed); the miss is counted against the seat (with the move)."""
         record = self.store.load(game_id)
         if record is None or record.status is not GameStatus.ACTIVE:
             return "game not active"
@@ -463,7 +466,6 @@ class GameService:
             if problem.code == "version_mismatch":
                 return "raced"
             raise
-        self.store.count(self.store.redis, game_id, "missed", seat)
         return "fallback played"
 
     def owed(self, record: GameRecord, seat: int | None) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from service.context import bearer_token, game_service
 from service.games import GameService
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
+from service.store import GameStatus
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 
@@ -67,7 +68,8 @@ class Events(MethodView):
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
         pending = service.owed(record, caller.seat)
-        wait = 0.0 if pending and query["after"] == "0" else query["wait"]
+        over = record.status is GameStatus.OVER
+        wait = 0.0 if over or (pending and query["after"] == "0") else query["wait"]
         events, cursor = _read(service, game_id, caller.seat, query["after"], wait)
         return {"pending": pending, "events": events, "cursor": cursor}
 
@@ -91,13 +93,18 @@ class EventStream(MethodView):
         once = request.args.get("once") == "1"
 
         pending = service.owed(record, caller.seat)
+        over = record.status is GameStatus.OVER
 
         def generate() -> Iterator[str]:
             cursor = last
             yield "retry: 2000\n\n"
             yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
             while True:
-                events, cursor = _read(service, game_id, caller.seat, cursor, heartbeat)
+                events, cursor = _read(
+                    service, game_id, caller.seat, cursor, 0 if over else heartbeat
+                )
+                if not events and over:
+                    return
                 if not events:
                     yield ": heartbeat\n\n"
                 for event in events:

@@ -105,11 +105,10 @@ def test_king_of_the_dice_stockpile_order_never_leaves_the_server(client, redis_
     gid, tokens = start(client, "kingdice", 3)
     checked = 0
     for _ in range(3000):
-        raw = redis_client.hget(f"dh:{{{gid}}}:game", "state")
-        state = json.loads(raw)
         summary = client.get(f"/v1/games/{gid}").get_json()
         if summary["status"] == "over":
             break
+        state = json.loads(redis_client.hget(f"dh:{{{gid}}}:game", "state"))
         # an order is evidence only if it is long and not the sorted order that public lists
         # (tiles known to be in the stock) use; shorter ones are the engine tests' business
         secrets = [state["stock"], *state["stacks"]]
