@@ -153,13 +153,17 @@ class GameService:
             "actions": [{"action": a, "text": game.describe(state, seat, a)} for a in actions],
         }
 
-    def log(self, record: GameRecord, caller: Caller) -> dict[str, Any]:
-        """The action log; sealed actions of other seats stay hidden until the game is over,
-        and the draws with the seed until no game dealt the same seed is still played."""
+    def log(
+        self, record: GameRecord, caller: Caller, after: int = -1, limit: int = 500
+    ) -> dict[str, Any]:
+        """A page of the action log: the entries numbered after ``after``, at most ``limit``.
+        Sealed actions of other seats stay hidden until the game is over, and the draws with
+        the seed until no game dealt the same seed is still played."""
         over = record.status is GameStatus.OVER
         public = record.seed_public
         entries = []
-        for entry in self.store.log(record.id):
+        page = self.store.log(record.id, after, limit + 1)
+        for entry in page[:limit]:
             shown = dict(entry)
             if not public:
                 shown.pop("draws", None)
@@ -176,6 +180,7 @@ class GameService:
             "commitment": record.commitment,
             "seed": record.seed if public else None,
             "entries": entries,
+            "next": entries[-1]["n"] if len(page) > limit else None,
         }
 
     # --- creating and joining ----------------------------------------------------------

@@ -239,6 +239,21 @@ class LogSchema(Schema):
     commitment = fields.String(required=True)
     seed = fields.String(allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
+    next = fields.Integer(
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null on the last page"},
+    )
+
+
+class LogQuerySchema(Schema):
+    """Paging of the action log."""
+
+    after = fields.Integer(
+        load_default=-1,
+        validate=validate.Range(min=-1, max=10_000_000),
+        metadata={"description": "entries numbered after this one (-1: from the set-up)"},
+    )
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=1000))
 
 
 class EventsQuerySchema(Schema):

@@ -242,8 +242,15 @@ class Client:
         )
 
     def log(self, game_id: str) -> Json:
-        """The action log (``entries``; ``seed`` once the game is over)."""
-        return self._json("GET", f"/games/{game_id}/log")
+        """The whole action log (``entries``; ``seed`` once the game is over), page by page."""
+        log = self._json("GET", f"/games/{game_id}/log", params={"limit": 1000})
+        while log.get("next") is not None:
+            page = self._json(
+                "GET", f"/games/{game_id}/log", params={"after": log["next"], "limit": 1000}
+            )
+            page["entries"] = log["entries"] + page["entries"]
+            log = page
+        return log
 
     def events(self, game_id: str, after: str | None = None, wait: float | None = None) -> Json:
         """Long-poll the events after ``after``: ``{"events": [...], "cursor": "..."}``."""

@@ -14,6 +14,7 @@ from service.problems import Problem
 from service.schemas import (
     ActionRequestSchema,
     LegalActionsSchema,
+    LogQuerySchema,
     LogSchema,
     MoveHeadersSchema,
     MoveResultSchema,
@@ -137,6 +138,7 @@ class Actions(MethodView):
 class Log(MethodView):
     """The action log."""
 
+    @blp.arguments(LogQuerySchema, location="query")
     @blp.response(
         200,
         LogSchema,
@@ -152,12 +154,15 @@ class Log(MethodView):
             "entries": [
                 {"n": 0, "version": 0, "seat": None, "action": {"type": "setup"}, "sealed": False}
             ],
+            "next": None,
         },
     )
-    @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
     @blp.doc(security=OPTIONAL_BEARER)
-    def get(self, game_id: str) -> dict[str, Any]:
-        """Read the action log (with draws and the seed once the game is over)"""
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Read the action log, a page at a time (with draws and the seed once the game is
+        over)"""
         service = game_service()
         record = service.record(game_id)
-        return service.log(record, service.identify(record, bearer_token()))
+        caller = service.identify(record, bearer_token())
+        return service.log(record, caller, query["after"], query["limit"])
