@@ -51,6 +51,7 @@ class AccountStore:
         """A new account and its token (shown once)."""
         account = Account(uuid.uuid4().hex[:12], name, owner, time.time())
         token = tokens.new_token("bot")
+        tokens.vouch(token)
         with self.redis.pipeline() as pipe:
             pipe.set(self._key(account.id), json.dumps(account.public()), ex=self.ttl)
             pipe.set(self._token_key(tokens.digest(token)), account.id, ex=self.ttl)

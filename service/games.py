@@ -80,6 +80,13 @@ class GameService:
         """Who ``token`` is in this game. Raises Problem 401 for a token that opens nothing."""
         if token is None:
             return Caller()
+        caller = self._caller(record, token)
+        if caller is None:
+            raise Problem(401, "unauthorized", "this token opens no seat of this game")
+        tokens.vouch(token)
+        return caller
+
+    def _caller(self, record: GameRecord, token: str) -> Caller | None:
         if tokens.matches(token, record.creator_digest):
             return Caller(creator=True)
         for seat, info in enumerate(record.seats):
@@ -91,7 +98,7 @@ class GameService:
                 for seat, info in enumerate(record.seats):
                     if info.account == account.id:
                         return Caller(seat=seat)
-        raise Problem(401, "unauthorized", "this token opens no seat of this game")
+        return None
 
     @staticmethod
     def require_seat(caller: Caller) -> int:
@@ -236,6 +243,7 @@ class GameService:
         dice = dice_mod.Dice(secret)
         state = game.setup(len(seats), loaded, dice)
         creator_token = tokens.new_token("creator")
+        tokens.vouch(creator_token)
         now = time.time()
         record = GameRecord(
             id=game_id or uuid.uuid4().hex[:16],
@@ -285,6 +293,7 @@ class GameService:
     def join(self, game_id: str, seat: int, name: str | None) -> tuple[GameRecord, str]:
         """Take a human seat; returns the record and the seat's token (shown once)."""
         token = tokens.new_token("seat")
+        tokens.vouch(token)
         key = self.store.key_for(game_id, "game")
 
         def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:

@@ -23,6 +23,8 @@ import redis
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("DICEHALL_CREATE_LIMIT", "0")
+"""Tests create many games from one address; tests/service/test_ratelimit.py sets its own."""
 
 
 def free_port() -> int:
