@@ -60,7 +60,7 @@ def game_bytes(client: redis.Redis, game_id: str, answers: bool) -> tuple[int, i
 def play(service: GameService, name: str, seats: int, seed: str) -> str:
     game = get_game(name)
     bot_name = "heuristic" if "heuristic" in game.bots else "random"
-    record, _ = service.create(name, [{"kind": "human"}] * seats, {}, seed)
+    record, _, _ = service.create(name, [{"kind": "human"}] * seats, {}, seed)
     for seat in range(seats):
         service.join(record.id, seat, None)
     rng = random.Random(seed)

@@ -6,7 +6,7 @@ log is stored without what can be recomputed: an entry's ``n`` and ``version`` a
 position, ``at`` is kept in tenths of a second after the game's creation, and of each draw
 only the number of outcomes ``n`` (``k`` counts on from 0 and the value is
 ``engine.dice.derive(seed, k, n)``). :func:`unpack` gives entries exactly as the live log had
-them (``at`` rounded to 0.1 s). The whole is JSON, zlib-compressed (binary: the store reads
+them (``at`` to within 0.05 s). The whole is JSON, zlib-compressed (binary: the store reads
 it with decoding off).
 """
 
@@ -44,7 +44,7 @@ def _unfold_entry(
 ) -> tuple[dict[str, Any], int]:
     entry = {"n": n, "version": n, **folded}
     if "at" in entry:
-        entry["at"] = round(created_at + entry["at"] / 10, 1)
+        entry["at"] = created_at + entry["at"] / 10
     if "draws" in entry:
         draws = []
         for outcomes in entry["draws"]:

@@ -128,6 +128,7 @@ class GameService:
             "commitment": record.commitment,
             "seed": record.seed if record.seed_public else None,
             "created_at": record.created_at,
+            "visibility": record.visibility,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
         }
@@ -225,8 +226,10 @@ class GameService:
         tournament: str | None = None,
         game_id: str | None = None,
         siblings: list[str] | None = None,
-    ) -> tuple[GameRecord, str]:
-        """Create a game; returns the record and the creator's token (shown once).
+        visibility: str = "public",
+    ) -> tuple[GameRecord, str, dict[str, str]]:
+        """Create a game; returns the record, the creator's token and, for a private game,
+        an invite token per open human seat (tokens are shown once).
         ``siblings`` are the other games dealt the same seed: the seed stays secret until
         every one of them is over too.
 
@@ -259,7 +262,9 @@ class GameService:
             decision_seconds=decision_seconds,
             tournament=tournament,
             siblings=[s for s in siblings or [] if s != game_id],
+            visibility=visibility,
         )
+        invites = self._invite(record)
         setup_entry = {
             "n": 0,
             "version": 0,
@@ -273,25 +278,42 @@ class GameService:
             {"type": "game_created", "game": game.name, "commitment": record.commitment}
         ]
         if all(seat.joined for seat in seat_records):
-            self._start(record, game, state, events)
+            self.start(record, game, state, events)
         self.store.create(record, events, [setup_entry])
         for seat in seat_records:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
             self.follow_up.after_commit(record, {}, game.to_act(state), actor=None)
-        return record, creator_token
+        return record, creator_token, invites
 
     @staticmethod
-    def _start(record: GameRecord, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
+    def _invite(record: GameRecord) -> dict[str, str]:
+        """A private game's invite tokens, one per open human seat (their digests kept)."""
+        if record.visibility != "private":
+            return {}
+        invites = {}
+        for seat, info in enumerate(record.seats):
+            if info.kind == "human" and not info.joined:
+                invites[str(seat)] = tokens.new_token("invite")
+                info.invite_digest = tokens.digest(invites[str(seat)])
+        return invites
+
+    @staticmethod
+    def start(record: GameRecord, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
+        """Mark a game whose seats are all taken active (its first decisions fall due now)."""
         record.status = GameStatus.ACTIVE
         now = time.time()
         prompts = game.to_act(state)
         record.due = {str(seat): now for seat in prompts}
         events.append({"type": "game_started", "to_act": prompts_json(record, prompts)})
 
-    def join(self, game_id: str, seat: int, name: str | None) -> tuple[GameRecord, str]:
-        """Take a human seat; returns the record and the seat's token (shown once)."""
+    def join(
+        self, game_id: str, seat: int, name: str | None, credential: str | None = None
+    ) -> tuple[GameRecord, str]:
+        """Take a human seat; returns the record and the seat's token (shown once). A
+        private game's seat needs ``credential``: the seat's invite token (used up by the
+        join) or the creator's token. Raises Problem 403 private_game otherwise."""
         token = tokens.new_token("seat")
         tokens.vouch(token)
         key = self.store.key_for(game_id, "game")
@@ -308,7 +330,18 @@ class GameService:
                 raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
             if info.joined:
                 raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+            if record.visibility == "private" and not (
+                tokens.matches(credential, record.creator_digest)
+                or tokens.matches(credential, info.invite_digest)
+            ):
+                raise Problem(
+                    403,
+                    "private_game",
+                    "this game is private: join with the seat's invite token or the "
+                    "creator's token as 'Authorization: Bearer'",
+                )
             info.joined, info.token_digest = True, tokens.digest(token)
+            info.invite_digest = None
             if name:
                 info.name = name
             events: list[dict[str, Any]] = [
@@ -316,7 +349,7 @@ class GameService:
             ]
             if all(s.joined for s in record.seats):
                 game = get_game(record.game)
-                self._start(record, game, game.load_state(record.state), events)
+                self.start(record, game, game.load_state(record.state), events)
 
             def writes(p: Pipeline) -> None:
                 self.store.write(p, record)

@@ -89,6 +89,14 @@ class CreateGameSchema(Schema):
         validate=validate.Range(min=0.05, max=86_400),
         metadata={"description": "time per decision; when it passes the random bot plays"},
     )
+    visibility = fields.String(
+        load_default="private",
+        validate=validate.OneOf(["private", "public"]),
+        metadata={
+            "description": "private (default): unlisted, a human seat is taken only with its "
+            "invite token or the creator's token; public: listed, open seats joinable by anyone"
+        },
+    )
 
 
 class SeatSchema(Schema):
@@ -127,6 +135,7 @@ class GameSchema(Schema):
         allow_none=True, metadata={"description": "revealed when the game is over"}
     )
     created_at = fields.Float(required=True)
+    visibility = fields.String(validate=validate.OneOf(["private", "public"]))
     decision_seconds = fields.Float(allow_none=True)
     tournament = fields.String(allow_none=True)
 
@@ -135,6 +144,14 @@ class CreatedGameSchema(GameSchema):
     """A new game with the creator's token (shown once)."""
 
     creator_token = fields.String(required=True)
+    invites = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "private games: an invite token per open human seat (seat -> "
+            "token), shown once; whoever holds it may join that seat"
+        },
+    )
 
 
 class JoinSchema(Schema):

@@ -43,6 +43,8 @@ class SeatRecord:
     token_digest: str | None = None
     joined: bool = False
     account: str | None = None
+    invite_digest: str | None = None
+    """A private game's human seat: the digest of the invite token that may take it."""
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -80,6 +82,9 @@ class GameRecord:
     """Other games dealt the same seed (the tables of a mirrored tournament round)."""
     revealed: bool = False
     """Set once this game and every sibling are over: the seed may then be published."""
+    visibility: str = "public"
+    """``public``: listed, open seats joinable by anyone; ``private``: unlisted, seats taken
+    with their invite token or the creator's token."""
 
     @property
     def seed_public(self) -> bool:
@@ -177,6 +182,7 @@ class GameStore:
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
             "siblings": record.siblings,
+            "visibility": record.visibility,
         }
         return {
             "meta": json.dumps(meta),
@@ -218,6 +224,7 @@ class GameStore:
             tournament=meta.get("tournament"),
             due=json.loads(raw["due"] or "{}"),
             siblings=meta.get("siblings") or [],
+            visibility=meta.get("visibility", "public"),
             revealed=bool(raw["revealed"]),
         )
 
@@ -258,8 +265,8 @@ class GameStore:
         events: Sequence[dict[str, Any]] = (),
         log: Sequence[dict[str, Any]] = (),
     ) -> None:
-        """Store a new game with its first events and log entries. Raises Conflict if the id
-        exists."""
+        """Store a new game with its first events and log entries (and list it, if public).
+        Raises Conflict if the id exists."""
         key = self.key_for(record.id, "game")
 
         def decide(pipe: Pipeline) -> Callable[[Pipeline], None]:
@@ -277,6 +284,8 @@ class GameStore:
             return writes
 
         self.transact([key], lambda pipe: (decide(pipe), None))
+        if record.visibility != "public":
+            return
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self.index_key, {record.id: record.created_at})
             pipe.zremrangebyrank(self.index_key, 0, -self.retention.index - 1)
@@ -307,6 +316,12 @@ class GameStore:
                 except redis.WatchError:
                     continue
 
+    def delete(self, pipe: Pipeline, game_id: str) -> None:
+        """Queue the removal of a game that never started (inside MULTI)."""
+        parts = ("game", "log", "events", "stats", "answers")
+        pipe.delete(*(self.key_for(game_id, part) for part in parts))
+        pipe.zrem(self.index_key, game_id)
+
     # --- sibling games -----------------------------------------------------------------------
     def reveal_if_all_over(self, record: GameRecord) -> bool:
         """Mark ``record`` and its siblings revealed when every one of them is over (the last
@@ -329,6 +344,11 @@ class GameStore:
         return True
 
     # --- log ------------------------------------------------------------------------------
+    def restart_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:
+        """Queue replacing the whole log by its set-up ``entry`` (a game dealt again)."""
+        pipe.delete(self.key_for(game_id, "log"))
+        self.append_log(pipe, game_id, entry)
+
     def append_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:
         pipe.rpush(self.key_for(game_id, "log"), json.dumps(entry))
 

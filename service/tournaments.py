@@ -269,6 +269,7 @@ class TournamentRunner:
                     tournament=t.id,
                     game_id=t.game_id(t.created),
                     siblings=[t.game_id(i) for i, (_, s) in enumerate(plan) if s == seed],
+                    visibility="public",
                 )
             t.created += 1
             self.save(t)

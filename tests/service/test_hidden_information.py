@@ -23,7 +23,12 @@ def auth(token: str) -> dict[str, str]:
 def start(client, game: str, seats: int) -> tuple[str, list[str]]:
     created = client.post(
         "/v1/games",
-        json={"game": game, "seats": [{"kind": "human"}] * seats, "seed": f"hide-{game}"},
+        json={
+            "game": game,
+            "seats": [{"kind": "human"}] * seats,
+            "seed": f"hide-{game}",
+            "visibility": "public",
+        },
     ).get_json()
     tokens = [
         client.post(f"/v1/games/{created['id']}/seats/{s}/join", json={}).get_json()["seat_token"]

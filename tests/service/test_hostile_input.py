@@ -227,6 +227,7 @@ def test_every_request_example_of_the_contract_is_accepted(server, redis_client)
     joined = requests.post(
         f"{server}/v1/games/{game_id}/seats/0/join",
         json=examples["POST /v1/games/{game_id}/seats/{seat}/join"],
+        headers={"Authorization": f"Bearer {created.json()['invites']['0']}"},
         timeout=10,
     )
     assert joined.status_code == 201, joined.text

@@ -61,7 +61,8 @@ def test_http_answer_is_problem_json_with_retry_after(monkeypatch, redis_client)
 
 def test_a_made_up_token_is_limited_as_anonymous(monkeypatch, redis_client):
     client = app_with(monkeypatch, DICEHALL_RATE_LIMIT="4/60", DICEHALL_CREATE_LIMIT="0")
-    game = client.post("/v1/games", json={"game": "toy", "seats": [{"kind": "human"}] * 2})
+    body = {"game": "toy", "seats": [{"kind": "human"}] * 2, "visibility": "public"}
+    game = client.post("/v1/games", json=body)
     seat = client.post(f"/v1/games/{game.get_json()['id']}/seats/0/join", json={})
     token = seat.get_json()["seat_token"]
     made_up = [

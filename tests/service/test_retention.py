@@ -13,6 +13,19 @@ from engine.games import LISTED, get_game
 from service.store import ANSWER_GRACE, Retention
 from tests.service.test_api_basics import auth
 
+
+def join_all(client, created: dict) -> list[str]:
+    """Take every seat of a new private game with its creator's token; the seat tokens."""
+    return [
+        client.post(
+            f"/v1/games/{created['id']}/seats/{seat}/join",
+            json={},
+            headers=auth(created["creator_token"]),
+        ).get_json()["seat_token"]
+        for seat in range(len(created["seats"]))
+    ]
+
+
 TARGET = 4096
 """Bytes a finished 4-seat game may keep in Redis."""
 BOUNDED_INDEXES = {"dh:games", "dh:tournaments"}
@@ -28,11 +41,7 @@ def play(client, name: str, seats: int, seed: str) -> tuple[str, list[str]]:
         "/v1/games", json={"game": name, "seats": [{"kind": "human"}] * seats, "seed": seed}
     )
     assert reply.status_code == 201, reply.get_json()
-    game_id = reply.get_json()["id"]
-    tokens = [
-        client.post(f"/v1/games/{game_id}/seats/{s}/join", json={}).get_json()["seat_token"]
-        for s in range(seats)
-    ]
+    game_id, tokens = reply.get_json()["id"], join_all(client, reply.get_json())
     rng = random.Random(seed)
     for _ in range(5000):
         summary = client.get(f"/v1/games/{game_id}").get_json()
@@ -94,11 +103,7 @@ def paged(client, game_id: str, limit: int) -> list[dict]:
 
 def test_the_log_pages_the_same_before_and_after_compaction(client, redis_client):
     reply = client.post("/v1/games", json={"game": "toy", "seats": [{"kind": "human"}] * 2})
-    game_id = reply.get_json()["id"]
-    tokens = [
-        client.post(f"/v1/games/{game_id}/seats/{s}/join", json={}).get_json()["seat_token"]
-        for s in range(2)
-    ]
+    game_id, tokens = reply.get_json()["id"], join_all(client, reply.get_json())
     for card in (1, 2, 3):
         for seat in (0, 1):
             move = {"action": {"type": "bid", "card": card}}
@@ -124,14 +129,10 @@ def test_the_log_pages_the_same_before_and_after_compaction(client, redis_client
 def test_every_key_has_a_ttl_or_is_a_bounded_index(client, redis_client):
     play(client, "toy", 2, "over")
     waiting = client.post("/v1/games", json={"game": "toy", "seats": [{"kind": "human"}] * 2})
-    waiting_id = waiting.get_json()["id"]
-    client.post(f"/v1/games/{waiting_id}/seats/0/join", json={})
+    invite = waiting.get_json()["invites"]["0"]
+    client.post(f"/v1/games/{waiting.get_json()['id']}/seats/0/join", json={}, headers=auth(invite))
     active = client.post("/v1/games", json={"game": "toy", "seats": [{"kind": "human"}] * 2})
-    active_id = active.get_json()["id"]
-    tokens = [
-        client.post(f"/v1/games/{active_id}/seats/{s}/join", json={}).get_json()["seat_token"]
-        for s in range(2)
-    ]
+    active_id, tokens = active.get_json()["id"], join_all(client, active.get_json())
     move = {"action": {"type": "bid", "card": 1}}
     headers = {**auth(tokens[0]), "Idempotency-Key": "k1"}
     assert (
