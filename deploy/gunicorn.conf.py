@@ -29,6 +29,13 @@ errorlog = "-"
 loglevel = os.environ.get("DICEHALL_LOG_LEVEL", "info")
 proc_name = "dicehall-api"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Request line and header limits (gunicorn's defaults, named here): longer ones are answered
+# 414 / 431 / 400 by gunicorn itself, as problem+json like every other error of the API.
+limit_request_line = int(os.environ.get("DICEHALL_LIMIT_REQUEST_LINE", "4094"))
+limit_request_fields = int(os.environ.get("DICEHALL_LIMIT_REQUEST_FIELDS", "100"))
+limit_request_field_size = int(os.environ.get("DICEHALL_LIMIT_REQUEST_FIELD_SIZE", "8190"))
+
+
 # The request id (X-Request-Id) ends every access-log line; DICEHALL_LOG_FORMAT=json makes the
 # access log and the app's log one JSON object a line.
 if os.environ.get("DICEHALL_LOG_FORMAT", "text").lower() == "json":
@@ -41,11 +48,15 @@ else:
 
 
 def on_starting(server):
-    """Prometheus multiprocess mode: each worker counts in files of one directory (a fresh one
-    unless PROMETHEUS_MULTIPROC_DIR names it), emptied at start."""
+    """Before the workers fork: gunicorn's own error answers become problem+json; Prometheus
+    multiprocess mode: each worker counts in files of one directory (a fresh one unless
+    PROMETHEUS_MULTIPROC_DIR names it), emptied at start."""
     import tempfile
     from pathlib import Path
 
+    from service import gunicorn_errors
+
+    gunicorn_errors.install()
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not directory:
         made = tempfile.mkdtemp(prefix="dicehall-metrics-")

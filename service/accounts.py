@@ -34,9 +34,12 @@ class Account:
 class AccountStore:
     """Accounts, their token index, their active games and their feeds."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "dh") -> None:
+    def __init__(self, client: redis.Redis, prefix: str = "dh", ttl: int = 365 * 86400) -> None:
         self.redis = client
         self.prefix = prefix
+        self.ttl = ttl
+        """An account, its token, game set and feed expire this long after the token's last
+        use (each use renews them)."""
 
     def _key(self, account_id: str, part: str = "") -> str:
         return f"{self.prefix}:account:{{{account_id}}}" + (f":{part}" if part else "")
@@ -48,9 +51,10 @@ class AccountStore:
         """A new account and its token (shown once)."""
         account = Account(uuid.uuid4().hex[:12], name, owner, time.time())
         token = tokens.new_token("bot")
+        tokens.vouch(token)
         with self.redis.pipeline() as pipe:
-            pipe.set(self._key(account.id), json.dumps(account.public()))
-            pipe.set(self._token_key(tokens.digest(token)), account.id)
+            pipe.set(self._key(account.id), json.dumps(account.public()), ex=self.ttl)
+            pipe.set(self._token_key(tokens.digest(token)), account.id, ex=self.ttl)
             pipe.execute()
         return account, token
 
@@ -59,12 +63,20 @@ class AccountStore:
         return None if raw is None else Account(**json.loads(raw))
 
     def by_token(self, token: str) -> Account | None:
-        account_id = self.redis.get(self._token_key(tokens.digest(token)))
-        return None if account_id is None else self.get(account_id)
+        """The token's account; renews the lifetime of both (GETEX: no extra round trip)."""
+        account_id = self.redis.getex(self._token_key(tokens.digest(token)), ex=self.ttl)
+        if account_id is None:
+            return None
+        raw = self.redis.getex(self._key(account_id), ex=self.ttl)
+        return None if raw is None else Account(**json.loads(raw))
 
     # --- games ------------------------------------------------------------------------
     def add_game(self, account_id: str, game_id: str) -> None:
-        self.redis.sadd(self._key(account_id, "games"), game_id)
+        key = self._key(account_id, "games")
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(key, game_id)
+            pipe.expire(key, self.ttl)
+            pipe.execute()
 
     def drop_game(self, account_id: str, game_id: str) -> None:
         self.redis.srem(self._key(account_id, "games"), game_id)
@@ -74,7 +86,11 @@ class AccountStore:
 
     # --- feed -------------------------------------------------------------------------
     def notify(self, account_id: str, event: dict[str, Any]) -> None:
-        self.redis.xadd(self._key(account_id, "feed"), {"data": json.dumps(event)}, maxlen=10_000)
+        key = self._key(account_id, "feed")
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xadd(key, {"data": json.dumps(event)}, maxlen=10_000, approximate=True)
+            pipe.expire(key, self.ttl)
+            pipe.execute()
 
     def last_feed_id(self, account_id: str) -> str:
         """The id of the newest feed event ("0" when there is none): a fresh SSE connection

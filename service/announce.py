@@ -71,7 +71,7 @@ def stream_entries(
                 "type": "game_over",
                 "version": record.version,
                 "result": record.result,
-                "seed": record.seed,
+                "seed": record.seed if record.seed_public else None,
             }
         )
     else:

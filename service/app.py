@@ -7,12 +7,12 @@ import logging
 from typing import Any
 
 import redis
-from flask import Flask
+from flask import Flask, current_app
 from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from service import observe, ratelimit, redis_conn
+from service import hardening, observe, ratelimit, redis_conn
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
 from service.logs import configure_logging
@@ -51,8 +51,16 @@ class Api(SmorestApi):
         if status >= 500:
             log.exception("internal error", exc_info=error)
             detail = "the server failed; the game was not changed"
+        if status == 413:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            detail = f"the body is larger than {limit} bytes"
         extra = {"errors": _flatten_locations(errors)} if errors else {}
-        return problem_response(Problem(status, code, detail, **extra))
+        headers = {
+            name: value
+            for name, value in error.get_headers()
+            if name.lower() not in {"content-type", "content-length"}
+        }
+        return problem_response(Problem(status, code, detail, headers=headers, **extra))
 
     def _register_responses(self) -> None:
         for status in http.HTTPStatus:
@@ -115,6 +123,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     redis_conn.init_app(app)
     ratelimit.init_app(app)
     observe.init_app(app)
+    hardening.init_app(app)
     api = Api(app)
     api.spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}

@@ -6,6 +6,10 @@ import os
 from dataclasses import dataclass, field
 
 
+def _seconds(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the app and the workers need to know about their surroundings."""
@@ -16,7 +20,16 @@ class Settings:
     queue_name: str = field(default_factory=lambda: os.environ.get("DICEHALL_QUEUE", "dicehall"))
     key_prefix: str = field(default_factory=lambda: os.environ.get("DICEHALL_PREFIX", "dh"))
     idempotency_ttl: int = 24 * 3600
-    finished_game_ttl: int | None = None
+    waiting_game_ttl: int = field(default_factory=lambda: _seconds("DICEHALL_WAITING_TTL", 86400))
+    """A waiting game is dropped after this long without a change (default a day)."""
+    active_game_ttl: int = field(default_factory=lambda: _seconds("DICEHALL_ACTIVE_TTL", 7 * 86400))
+    """An active game is dropped after this long without a move (default a week)."""
+    finished_game_ttl: int = field(
+        default_factory=lambda: _seconds("DICEHALL_FINISHED_TTL", 30 * 86400)
+    )
+    """A finished game is kept this long after its end (default 30 days)."""
+    account_ttl: int = field(default_factory=lambda: _seconds("DICEHALL_ACCOUNT_TTL", 365 * 86400))
+    """A bot account (and its token) is dropped after this long unused (default a year)."""
     max_wait: float = 30.0
     heartbeat: float = 15.0
     bot_moves_per_job: int = 1000

@@ -89,6 +89,13 @@ class GameService:
         """Who ``token`` is in this game. Raises Problem 401 for a token that opens nothing."""
         if token is None:
             return Caller()
+        caller = self._caller(record, token)
+        if caller is None:
+            raise Problem(401, "unauthorized", "this token opens no seat of this game")
+        tokens.vouch(token)
+        return caller
+
+    def _caller(self, record: GameRecord, token: str) -> Caller | None:
         if tokens.matches(token, record.creator_digest):
             return Caller(creator=True)
         for seat, info in enumerate(record.seats):
@@ -100,7 +107,7 @@ class GameService:
                 for seat, info in enumerate(record.seats):
                     if info.account == account.id:
                         return Caller(seat=seat)
-        raise Problem(401, "unauthorized", "this token opens no seat of this game")
+        return None
 
     @staticmethod
     def require_seat(caller: Caller) -> int:
@@ -128,8 +135,9 @@ class GameService:
             "to_act": prompts_json(record, self.prompts(record)),
             "result": record.result,
             "commitment": record.commitment,
-            "seed": record.seed if record.status is GameStatus.OVER else None,
+            "seed": record.seed if record.seed_public else None,
             "created_at": record.created_at,
+            "visibility": record.visibility,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
         }
@@ -167,17 +175,22 @@ class GameService:
             "actions": [{"action": a, "text": game.describe(state, seat, a)} for a in actions],
         }
 
-    def log(self, record: GameRecord, caller: Caller) -> dict[str, Any]:
-        """The action log; sealed actions of other seats and all draws stay hidden until the
-        game is over."""
+    def log(
+        self, record: GameRecord, caller: Caller, after: int = -1, limit: int = 500
+    ) -> dict[str, Any]:
+        """A page of the action log: the entries numbered after ``after``, at most ``limit``.
+        Sealed actions of other seats stay hidden until the game is over, and the draws with
+        the seed until no game dealt the same seed is still played."""
         over = record.status is GameStatus.OVER
+        public = record.seed_public
         entries = []
-        for entry in self.store.log(record.id):
+        page = self.store.log(record.id, after, limit + 1)
+        for entry in page[:limit]:
             shown = dict(entry)
-            if not over:
+            if not public:
                 shown.pop("draws", None)
-                if entry.get("sealed") and entry["seat"] != caller.seat:
-                    shown["action"] = None
+            if not over and entry.get("sealed") and entry["seat"] != caller.seat:
+                shown["action"] = None
             entries.append(shown)
         return {
             "game_id": record.id,
@@ -187,8 +200,9 @@ class GameService:
             "status": record.status.value,
             "version": record.version,
             "commitment": record.commitment,
-            "seed": record.seed if over else None,
+            "seed": record.seed if public else None,
             "entries": entries,
+            "next": entries[-1]["n"] if len(page) > limit else None,
         }
 
     # --- creating and joining ----------------------------------------------------------
@@ -225,8 +239,13 @@ class GameService:
         decision_seconds: float | None = None,
         tournament: str | None = None,
         game_id: str | None = None,
-    ) -> tuple[GameRecord, str]:
-        """Create a game; returns the record and the creator's token (shown once).
+        siblings: list[str] | None = None,
+        visibility: str = "public",
+    ) -> tuple[GameRecord, str, dict[str, str]]:
+        """Create a game; returns the record, the creator's token and, for a private game,
+        an invite token per open human seat (tokens are shown once).
+        ``siblings`` are the other games dealt the same seed: the seed stays secret until
+        every one of them is over too.
 
         Raises Problem (unknown game or bot or account, invalid options) and store.Conflict
         when ``game_id`` is given and taken.
@@ -241,6 +260,7 @@ class GameService:
         dice = dice_mod.Dice(secret)
         state = game.setup(len(seats), loaded, dice)
         creator_token = tokens.new_token("creator")
+        tokens.vouch(creator_token)
         now = time.time()
         record = GameRecord(
             id=game_id or uuid.uuid4().hex[:16],
@@ -255,7 +275,10 @@ class GameService:
             state=game.dump_state(state),
             decision_seconds=decision_seconds,
             tournament=tournament,
+            siblings=[s for s in siblings or [] if s != game_id],
+            visibility=visibility,
         )
+        invites = self._invite(record)
         setup_entry = {
             "n": 0,
             "version": 0,
@@ -269,17 +292,30 @@ class GameService:
             {"type": "game_created", "game": game.name, "commitment": record.commitment}
         ]
         if all(seat.joined for seat in seat_records):
-            self._start(record, game, state, events)
+            self.start(record, game, state, events)
         self.store.create(record, events, [setup_entry])
         for seat in seat_records:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
             self.follow_up.after_commit(record, game.to_act(state), actor=None)
-        return record, creator_token
+        return record, creator_token, invites
 
     @staticmethod
-    def _start(record: GameRecord, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
+    def _invite(record: GameRecord) -> dict[str, str]:
+        """A private game's invite tokens, one per open human seat (their digests kept)."""
+        if record.visibility != "private":
+            return {}
+        invites = {}
+        for seat, info in enumerate(record.seats):
+            if info.kind == "human" and not info.joined:
+                invites[str(seat)] = tokens.new_token("invite")
+                info.invite_digest = tokens.digest(invites[str(seat)])
+        return invites
+
+    @staticmethod
+    def start(record: GameRecord, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
+        """Mark a game whose seats are all taken active (its first decisions fall due now)."""
         record.status = GameStatus.ACTIVE
         now = time.time()
         prompts = game.to_act(state)
@@ -287,9 +323,14 @@ class GameService:
         record.decisions = {str(seat): record.version for seat in prompts}
         events.append({"type": "game_started", "to_act": prompts_json(record, prompts)})
 
-    def join(self, game_id: str, seat: int, name: str | None) -> tuple[GameRecord, str]:
-        """Take a human seat; returns the record and the seat's token (shown once)."""
+    def join(
+        self, game_id: str, seat: int, name: str | None, credential: str | None = None
+    ) -> tuple[GameRecord, str]:
+        """Take a human seat; returns the record and the seat's token (shown once). A
+        private game's seat needs ``credential``: the seat's invite token (used up by the
+        join) or the creator's token. Raises Problem 403 private_game otherwise."""
         token = tokens.new_token("seat")
+        tokens.vouch(token)
         key = self.store.key_for(game_id, "game")
 
         def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
@@ -304,7 +345,18 @@ class GameService:
                 raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
             if info.joined:
                 raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+            if record.visibility == "private" and not (
+                tokens.matches(credential, record.creator_digest)
+                or tokens.matches(credential, info.invite_digest)
+            ):
+                raise Problem(
+                    403,
+                    "private_game",
+                    "this game is private: join with the seat's invite token or the "
+                    "creator's token as 'Authorization: Bearer'",
+                )
             info.joined, info.token_digest = True, tokens.digest(token)
+            info.invite_digest = None
             if name:
                 info.name = name
             events: list[dict[str, Any]] = [
@@ -312,7 +364,7 @@ class GameService:
             ]
             if all(s.joined for s in record.seats):
                 game = get_game(record.game)
-                self._start(record, game, game.load_state(record.state), events)
+                self.start(record, game, game.load_state(record.state), events)
 
             def writes(p: Pipeline) -> None:
                 self.store.write(p, record)
@@ -395,6 +447,8 @@ class GameService:
                 self.store.write(p, record)
                 self.store.append_log(p, game_id, move.entry)
                 self.store.record_time(p, game_id, seat, move.took)
+                if fallback:
+                    self.store.count(p, game_id, "missed", seat)
                 for item in move.stream:
                     self.store.publish(p, game_id, item)
                 if idem_key:
@@ -420,6 +474,8 @@ class GameService:
             if skip_bot_seat is not None:
                 after.pop(skip_bot_seat, None)
             self.follow_up.after_commit(outcome.move.record, after, actor=seat)
+            if outcome.move.record.status is GameStatus.OVER:
+                self.ended(outcome.move.record)
         return outcome.answer
 
     def _recall(self, pipe: Pipeline, key: str, request: Any) -> dict[str, Any] | None:
@@ -485,9 +541,15 @@ class GameService:
             decision=record.decision(seat) if seat in prompts else None,
         )
 
+    def ended(self, record: GameRecord) -> None:
+        """What follows the end of a game, once (again harmlessly): publish the seed if no
+        game dealt the same seed is still played, and compact the game to its archive."""
+        self.store.reveal_if_all_over(record)
+        self.store.compact(record.id)
+
     def play_fallback(self, game_id: str, seat: int, due: float) -> str:
         """Play the random bot for ``seat`` if its decision that fell due at ``due`` is still
-        owed (its deadline passed); the miss is counted against the seat."""
+        owed (its deadline passed); the miss is counted against the seat (with the move)."""
         record = self.store.load(game_id)
         if record is None or record.status is not GameStatus.ACTIVE:
             return "game not active"
@@ -514,7 +576,6 @@ class GameService:
             if problem.code in ("version_mismatch", "game_over"):
                 return "raced"
             raise
-        self.store.count(self.store.redis, game_id, "missed", seat)
         return "fallback played"
 
     def owed(

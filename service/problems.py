@@ -52,6 +52,17 @@ TITLES: dict[str, str] = {
     "tournament_not_found": "Tournament not found",
     "invalid_participant": "Invalid participant",
     "invalid_seats": "Invalid seats per game",
+    "private_game": "Private game",
+    "not_creator": "Not the game's creator",
+    "game_started": "Game has started",
+    "body_too_large": "Body too large",
+    "body_timeout": "Body did not arrive",
+    "malformed_body": "Body could not be read",
+    "json_too_deep": "JSON nested too deep",
+    "json_number_too_long": "JSON number too long",
+    "uri_too_long": "Request line too long",
+    "headers_too_large": "Header fields too large",
+    "not_implemented": "Not implemented",
 }
 
 _STATUS_CODES: dict[int, str] = {
@@ -61,8 +72,10 @@ _STATUS_CODES: dict[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    408: "body_timeout",
     409: "conflict",
     412: "version_mismatch",
+    413: "body_too_large",
     415: "unsupported_media_type",
     422: "validation_failed",
     429: "rate_limited",

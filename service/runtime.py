@@ -11,7 +11,7 @@ from service import metrics
 from service.accounts import AccountStore
 from service.config import Settings
 from service.games import GameService
-from service.store import GameStore
+from service.store import GameStore, Retention
 
 SOCKET_TIMEOUT = 60.0
 """Longer than the longest blocking read (a 30 s long-poll), shorter than forever."""
@@ -116,8 +116,15 @@ class RqJobs:
 
 def stores(settings: Settings) -> tuple[GameStore, AccountStore]:
     client = _clients(settings.redis_url)[0]
-    games = GameStore(client, settings.key_prefix, on_retry=metrics.CAS_RETRIES.inc)
-    return games, AccountStore(client, settings.key_prefix)
+    retention = Retention(
+        waiting=settings.waiting_game_ttl,
+        active=settings.active_game_ttl,
+        finished=settings.finished_game_ttl,
+    )
+    return (
+        GameStore(client, settings.key_prefix, retention, on_retry=metrics.CAS_RETRIES.inc),
+        AccountStore(client, settings.key_prefix, settings.account_ttl),
+    )
 
 
 def game_service(settings: Settings) -> GameService:

@@ -142,6 +142,14 @@ class CreateGameSchema(Schema):
         validate=validate.Range(min=0.05, max=86_400),
         metadata={"description": "time per decision; when it passes the random bot plays"},
     )
+    visibility = fields.String(
+        load_default="private",
+        validate=validate.OneOf(["private", "public"]),
+        metadata={
+            "description": "private (default): unlisted, a human seat is taken only with its "
+            "invite token or the creator's token; public: listed, open seats joinable by anyone"
+        },
+    )
 
 
 class SeatSchema(Schema):
@@ -227,6 +235,7 @@ class GameSchema(Schema):
         allow_none=True, metadata={"description": "revealed when the game is over"}
     )
     created_at = fields.Float(required=True)
+    visibility = fields.String(validate=validate.OneOf(["private", "public"]))
     decision_seconds = fields.Float(allow_none=True)
     tournament = fields.String(allow_none=True)
 
@@ -235,6 +244,14 @@ class CreatedGameSchema(GameSchema):
     """A new game with the creator's token (shown once)."""
 
     creator_token = fields.String(required=True)
+    invites = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "private games: an invite token per open human seat (seat -> "
+            "token), shown once; whoever holds it may join that seat"
+        },
+    )
 
 
 class JoinSchema(Schema):
@@ -314,7 +331,9 @@ class MoveHeadersSchema(Schema):
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
-        validate=validate.Length(min=1, max=128),
+        validate=validate.Regexp(
+            r"^[\x21-\x7e]{1,128}$", error="1 to 128 printable ASCII characters, no spaces"
+        ),
         metadata={
             "description": "a retry with the same key and action returns the first answer, "
             "whatever the interleaving; the same key with another action is refused "
@@ -362,6 +381,21 @@ class LogSchema(Schema):
     commitment = fields.String(required=True)
     seed = fields.String(allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
+    next = fields.Integer(
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null on the last page"},
+    )
+
+
+class LogQuerySchema(Schema):
+    """Paging of the action log."""
+
+    after = fields.Integer(
+        load_default=-1,
+        validate=validate.Range(min=-1, max=10_000_000),
+        metadata={"description": "entries numbered after this one (-1: from the set-up)"},
+    )
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=1000))
 
 
 class EventsQuerySchema(Schema):
@@ -586,8 +620,8 @@ class ParticipantSchema(Schema):
     """A tournament entrant: a bundled bot or an external bot account."""
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    bot = fields.String(metadata={"description": "a bundled bot of the game"})
-    account = fields.String(metadata={"description": "an external bot account id"})
+    bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
+    account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
 
 
 class CreateTournamentSchema(Schema):

@@ -19,8 +19,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 import redis
+from redis.client import NEVER_DECODE
 
 from engine import codec
+from service import archive as archives
 
 T = TypeVar("T")
 Pipeline = redis.client.Pipeline
@@ -44,6 +46,8 @@ class SeatRecord:
     token_digest: str | None = None
     joined: bool = False
     account: str | None = None
+    invite_digest: str | None = None
+    """A private game's human seat: the digest of the invite token that may take it."""
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -86,6 +90,20 @@ class GameRecord:
         predates decision ids)."""
         return self.decisions.get(str(seat), self.version)
 
+    siblings: list[str] = field(default_factory=list)
+    """Other games dealt the same seed (the tables of a mirrored tournament round)."""
+    revealed: bool = False
+    """Set once this game and every sibling are over: the seed may then be published."""
+    visibility: str = "public"
+    """``public``: listed, open seats joinable by anyone; ``private``: unlisted, seats taken
+    with their invite token or the creator's token."""
+
+    @property
+    def seed_public(self) -> bool:
+        """Whether the seed (and the log's draws) may be shown: the game is over and no
+        game sharing its seed is still being played."""
+        return self.status is GameStatus.OVER and (self.revealed or not self.siblings)
+
     def deadline(self, seat: int) -> float | None:
         """When ``seat``'s current decision times out, if the game has a clock."""
         since = self.due.get(str(seat))
@@ -123,12 +141,58 @@ class Backoff:
         return random.uniform(0, min(self.cap, self.base * 2**attempt))
 
 
-_FIELDS = ("meta", "state", "version", "counter", "status", "result", "due", "decisions")
-
-
 def fingerprint(body: Any) -> str:
     """What identifies a request body for an idempotency key (canonical JSON, hashed)."""
     return hashlib.sha256(codec.canonical_json(body).encode()).hexdigest()
+
+
+_FIELDS = (
+    "meta",
+    "state",
+    "version",
+    "counter",
+    "status",
+    "result",
+    "due",
+    "decisions",
+    "revealed",
+    "archive",
+)
+"""The hash's fields. A finished game, once compacted, has no meta, state or due: its
+``archive`` holds the meta and the final state (with the log and statistics)."""
+
+ANSWER_GRACE = 300
+"""Seconds a finished game keeps its idempotency answers (a retry of the last move)."""
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long games stay in Redis (seconds) and how long their lists may grow.
+
+    A waiting game lives ``waiting`` seconds after its last change, an active one ``active``
+    seconds after its last move, a finished one ``finished`` seconds after its end (then
+    compacted to its archive: record, final state, action log, per-seat statistics).
+    """
+
+    waiting: int = 24 * 3600
+    active: int = 7 * 24 * 3600
+    finished: int = 30 * 24 * 3600
+    events: int = 2000
+    """The newest events a game's stream keeps (approximately: XADD MAXLEN ~)."""
+    index: int = 10_000
+    """The newest games the listing index keeps."""
+
+    def ttl(self, status: GameStatus) -> int:
+        return {
+            GameStatus.WAITING: self.waiting,
+            GameStatus.ACTIVE: self.active,
+            GameStatus.OVER: self.finished,
+        }[status]
+
+
+def _stream_id(text: str) -> tuple[int, int]:
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)
 
 
 class GameStore:
@@ -138,11 +202,13 @@ class GameStore:
         self,
         client: redis.Redis,
         prefix: str = "dh",
+        retention: Retention | None = None,
         backoff: Backoff | None = None,
         on_retry: Callable[[], None] | None = None,
     ) -> None:
         self.redis = client
         self.prefix = prefix
+        self.retention = retention or Retention()
         self.backoff = backoff or Backoff()
         self.on_retry = on_retry
         self.retries = 0
@@ -159,6 +225,9 @@ class GameStore:
     def bot_job_key(self, game_id: str, seat: int) -> str:
         """The id of the last bot job enqueued for ``seat`` (see ``service.sweep``)."""
         return self.key_for(game_id, f"botjob:{seat}")
+
+    def _times_keys(self, game_id: str, seats: int) -> list[str]:
+        return [self.key_for(game_id, f"times:{seat}") for seat in range(seats)]
 
     @property
     def index_key(self) -> str:
@@ -187,6 +256,8 @@ class GameStore:
             "created_at": record.created_at,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
+            "siblings": record.siblings,
+            "visibility": record.visibility,
         }
         return {
             "meta": json.dumps(meta),
@@ -197,14 +268,20 @@ class GameStore:
             "result": json.dumps(record.result),
             "due": json.dumps(record.due),
             "decisions": json.dumps(record.decisions),
+            "revealed": "1" if record.revealed else "",
         }
 
     @staticmethod
-    def _decode(values: Sequence[str | None]) -> GameRecord | None:
+    def _decode(values: Sequence[Any]) -> GameRecord | None:
         raw = dict(zip(_FIELDS, values, strict=True))
-        if raw["meta"] is None:
+        archived = archives.unpack(raw["archive"], with_log=False) if raw["archive"] else None
+        if archived is not None:
+            meta, state, result = archived.meta, archived.state, archived.meta["result"]
+        elif raw["meta"] is not None:
+            meta, state = json.loads(raw["meta"]), json.loads(raw["state"] or "{}")
+            result = json.loads(raw["result"] or "null")
+        else:
             return None
-        meta = json.loads(raw["meta"])
         return GameRecord(
             id=meta["id"],
             game=meta["game"],
@@ -217,22 +294,47 @@ class GameStore:
             status=GameStatus(raw["status"]),
             version=int(raw["version"] or 0),
             counter=int(raw["counter"] or 0),
-            state=json.loads(raw["state"] or "{}"),
-            result=json.loads(raw["result"] or "null"),
+            state=state,
+            result=result,
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
             due=json.loads(raw["due"] or "{}"),
             decisions=json.loads(raw["decisions"] or "{}"),
+            siblings=meta.get("siblings") or [],
+            visibility=meta.get("visibility", "public"),
+            revealed=bool(raw["revealed"]),
         )
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
         """The game's record, or None. With a watching pipeline, reads immediately."""
         client = pipe if pipe is not None else self.redis
-        return self._decode(client.hmget(self.key_for(game_id, "game"), list(_FIELDS)))
+        values = client.execute_command(
+            "HMGET", self.key_for(game_id, "game"), *_FIELDS, **{NEVER_DECODE: True}
+        )
+        return self._decode(
+            [
+                value if value is None or name == "archive" else value.decode()
+                for name, value in zip(_FIELDS, values, strict=True)
+            ]
+        )
+
+    def _archive(self, game_id: str) -> bytes | None:
+        """A compacted game's archive (binary, read with decoding off)."""
+        return self.redis.execute_command(
+            "HGET", self.key_for(game_id, "game"), "archive", **{NEVER_DECODE: True}
+        )
 
     def write(self, pipe: Pipeline, record: GameRecord) -> None:
-        """Queue the record's write on a pipeline (inside MULTI)."""
+        """Queue the record's write on a pipeline (inside MULTI), and renew the lifetime of
+        the game's keys for its status."""
         pipe.hset(self.key_for(record.id, "game"), mapping=self._encode(record))
+        self.touch(pipe, record)
+
+    def touch(self, pipe: Pipeline, record: GameRecord) -> None:
+        """Give the game's hash, log and events the lifetime of its status (in MULTI)."""
+        ttl = self.retention.ttl(record.status)
+        for part in ("game", "log", "events"):
+            pipe.expire(self.key_for(record.id, part), ttl)
 
     def create(
         self,
@@ -240,8 +342,8 @@ class GameStore:
         events: Sequence[dict[str, Any]] = (),
         log: Sequence[dict[str, Any]] = (),
     ) -> None:
-        """Store a new game with its first events and log entries. Raises Conflict if the id
-        exists."""
+        """Store a new game with its first events and log entries (and list it, if public).
+        Raises Conflict if the id exists."""
         key = self.key_for(record.id, "game")
 
         def decide(pipe: Pipeline) -> Callable[[Pipeline], None]:
@@ -254,13 +356,19 @@ class GameStore:
                     self.publish(p, record.id, event)
                 for entry in log:
                     self.append_log(p, record.id, entry)
+                self.touch(p, record)
 
             return writes
 
         if record.status is not GameStatus.OVER:
             self.redis.zadd(self.live_key, {record.id: record.created_at})
         self.transact([key], lambda pipe: (decide(pipe), None))
-        self.redis.zadd(self.index_key, {record.id: record.created_at})
+        if record.visibility != "public":
+            return
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(self.index_key, {record.id: record.created_at})
+            pipe.zremrangebyrank(self.index_key, 0, -self.retention.index - 1)
+            pipe.execute()
 
     def transact(
         self,
@@ -305,20 +413,68 @@ class GameStore:
         pipe.multi()
         pipe.execute()
 
+    def delete(self, pipe: Pipeline, game_id: str) -> None:
+        """Queue the removal of a game that never started (inside MULTI)."""
+        parts = ("game", "log", "events", "stats", "answers")
+        pipe.delete(*(self.key_for(game_id, part) for part in parts))
+        pipe.zrem(self.index_key, game_id)
+
+    # --- sibling games -----------------------------------------------------------------------
+    def reveal_if_all_over(self, record: GameRecord) -> bool:
+        """Mark ``record`` and its siblings revealed when every one of them is over (the last
+        of them to end does it). Returns whether the seed is now public."""
+        if record.status is not GameStatus.OVER:
+            return False
+        if not record.siblings or record.revealed:
+            return True
+        with self.redis.pipeline(transaction=False) as pipe:
+            for sibling in record.siblings:
+                pipe.hget(self.key_for(sibling, "game"), "status")
+            statuses = pipe.execute()
+        if any(status != GameStatus.OVER.value for status in statuses):
+            return False
+        with self.redis.pipeline() as pipe:
+            for game_id in [record.id, *record.siblings]:
+                pipe.hset(self.key_for(game_id, "game"), "revealed", "1")
+            pipe.execute()
+        record.revealed = True
+        return True
+
     # --- log ------------------------------------------------------------------------------
+    def restart_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:
+        """Queue replacing the whole log by its set-up ``entry`` (a game dealt again)."""
+        pipe.delete(self.key_for(game_id, "log"))
+        self.append_log(pipe, game_id, entry)
+
     def append_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:
         pipe.rpush(self.key_for(game_id, "log"), json.dumps(entry))
 
-    def log(self, game_id: str) -> list[dict[str, Any]]:
-        return [json.loads(item) for item in self.redis.lrange(self.key_for(game_id, "log"), 0, -1)]
+    def log(self, game_id: str, after: int = -1, limit: int | None = None) -> list[dict[str, Any]]:
+        """Log entries numbered after ``after`` (entry ``n`` is the list's item ``n``), at
+        most ``limit``; from the archive once the game is compacted."""
+        stop = -1 if limit is None else after + limit
+        archive = self._archive(game_id)
+        if archive is None:
+            items = self.redis.lrange(self.key_for(game_id, "log"), after + 1, stop)
+            if items:
+                return [json.loads(item) for item in items]
+            archive = self._archive(game_id)  # compacted in between, or nothing there
+        if archive is None:
+            return []
+        entries = archives.unpack(archive).log
+        return entries[after + 1 : None if limit is None else after + 1 + limit]
 
     # --- idempotency ----------------------------------------------------------------------
     def remember(
         self, pipe: Pipeline, key: str, body: Any, response: dict[str, Any], ttl: int
     ) -> None:
-        """Keep the answer to the request ``body`` under its idempotency key."""
+        """Keep the answer to the request ``body`` under its idempotency key; the game's set
+        of such keys lets compaction find them (both queued in the move's MULTI)."""
         stored = {"fingerprint": fingerprint(body), "answer": response}
         pipe.set(key, json.dumps(stored), ex=ttl)
+        answers = key.split("}", 1)[0] + "}:answers"
+        pipe.sadd(answers, key)
+        pipe.expire(answers, max(ttl, self.retention.active))
 
     def recall(self, client: Pipeline | redis.Redis, key: str, body: Any) -> dict[str, Any] | None:
         """The answer kept under ``key``, or None. Raises KeyReused when it answered another
@@ -335,7 +491,12 @@ class GameStore:
     # --- events ---------------------------------------------------------------------------
     def publish(self, pipe: Pipeline | redis.Redis, game_id: str, event: dict[str, Any]) -> None:
         """Append an event to the game's stream (inside MULTI when given a pipeline)."""
-        pipe.xadd(self.key_for(game_id, "events"), {"data": json.dumps(event)})
+        pipe.xadd(
+            self.key_for(game_id, "events"),
+            {"data": json.dumps(event)},
+            maxlen=self.retention.events,
+            approximate=True,
+        )
 
     def read_events(
         self, game_id: str, after: str, block_ms: int | None, count: int = 500
@@ -347,20 +508,45 @@ class GameStore:
         else:
             reply = self.redis.xread({key: after}, count=count)
         if not reply:
-            return []
+            return self._final_event(game_id, after)
         return [(event_id, json.loads(fields["data"])) for event_id, fields in reply[0][1]]
+
+    def _final_event(self, game_id: str, after: str) -> list[tuple[str, dict[str, Any]]]:
+        """A compacted game's last event, ``game_over`` (its stream is gone), if it is after
+        ``after``; its result (and seed, once public) come from the record."""
+        raw = self.redis.hget(self.key_for(game_id, "game"), "final_event")
+        record = self.load(game_id) if raw is not None else None
+        if raw is None or record is None:
+            return []
+        event_id, event = json.loads(raw)
+        if after != "0" and _stream_id(after) >= _stream_id(event_id):
+            return []
+        event["result"] = record.result
+        if "seed" in event:
+            event["seed"] = record.seed if record.seed_public else None
+        return [(event_id, event)]
 
     def last_event_id(self, game_id: str) -> str:
         info = self.redis.xrevrange(self.key_for(game_id, "events"), count=1)
-        return info[0][0] if info else "0"
+        if info:
+            return info[0][0]
+        final = self._final_event(game_id, "0")
+        return final[0][0] if final else "0"
 
     # --- per-seat diagnostics -------------------------------------------------------------
     def count(self, client: Pipeline | redis.Redis, game_id: str, what: str, seat: int) -> None:
         """Count one ``what`` (illegal, missed) against a seat."""
-        client.hincrby(self.key_for(game_id, "stats"), f"{what}:{seat}", 1)
+        key = self.key_for(game_id, "stats")
+        pipe = client if isinstance(client, Pipeline) else client.pipeline(transaction=False)
+        pipe.hincrby(key, f"{what}:{seat}", 1)
+        pipe.expire(key, self.retention.active)
+        if pipe is not client:
+            pipe.execute()
 
     def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
-        pipe.rpush(self.key_for(game_id, f"times:{seat}"), f"{seconds:.4f}")
+        key = self.key_for(game_id, f"times:{seat}")
+        pipe.rpush(key, f"{seconds:.4f}")
+        pipe.expire(key, self.retention.active)
 
     def last_time(self, game_id: str, seat: int) -> float | None:
         """The seat's decision time (s) for its latest decision, or None before its first."""
@@ -369,18 +555,77 @@ class GameStore:
 
     def stats(self, game_id: str, seats: int) -> list[dict[str, Any]]:
         """Per seat: illegal actions attempted, deadlines missed, decision times (s)."""
-        counts = self.redis.hgetall(self.key_for(game_id, "stats"))
+        archive = self._archive(game_id)
+        if archive is None:
+            with self.redis.pipeline() as pipe:
+                pipe.hgetall(self.key_for(game_id, "stats"))
+                for key in self._times_keys(game_id, seats):
+                    pipe.lrange(key, 0, -1)
+                counts, *times = pipe.execute()
+            if counts or any(times) or self._archive(game_id) is None:
+                archive = None
+            else:
+                archive = self._archive(game_id)  # compacted in between
+        if archive is not None:
+            stats = archives.unpack(archive, with_log=False).stats
+            return stats or [{"illegal": 0, "missed": 0, "times": []} for _ in range(seats)]
         return [
             {
                 "illegal": int(counts.get(f"illegal:{seat}", 0)),
                 "missed": int(counts.get(f"missed:{seat}", 0)),
-                "times": [
-                    float(t)
-                    for t in self.redis.lrange(self.key_for(game_id, f"times:{seat}"), 0, -1)
-                ],
+                "times": [float(t) for t in times[seat]],
             }
             for seat in range(seats)
         ]
+
+    # --- retention ------------------------------------------------------------------------
+    def compact(self, game_id: str) -> bool:
+        """Fold a finished game into its hash (see :mod:`service.archive`): meta, final state,
+        action log and, for a tournament game, per-seat statistics become one compressed
+        ``archive`` field; the meta and state fields, the log list, the statistics, the
+        per-move times and the event stream are dropped (the stream's last event, the
+        ``game_over``, stays as the field ``final_event``, without the result the
+        archive holds); the idempotency answers expire
+        within ``ANSWER_GRACE`` s, and what is left expires ``retention.finished`` s from
+        now. Idempotent; returns whether it compacted now."""
+        game_key = self.key_for(game_id, "game")
+        events_key, answers_key = self.key_for(game_id, "events"), self.key_for(game_id, "answers")
+
+        def decide(pipe: Pipeline) -> tuple[Callable[[Pipeline], None] | None, bool]:
+            record = self.load(game_id, pipe)
+            if record is None or record.status is not GameStatus.OVER:
+                return None, False
+            if pipe.hexists(game_key, "archive"):
+                return None, False
+            seats = len(record.seats)
+            packed = archives.pack(
+                archives.Archive(
+                    meta={**json.loads(self._encode(record)["meta"]), "result": record.result},
+                    state=record.state,
+                    log=self.log(game_id),
+                    stats=self.stats(game_id, seats) if record.tournament else None,
+                )
+            )
+            last = pipe.xrevrange(events_key, count=1)
+            answers = pipe.smembers(answers_key)
+            dropped = [self.key_for(game_id, part) for part in ("log", "stats")]
+            dropped += [events_key, answers_key, *self._times_keys(game_id, seats)]
+
+            def writes(p: Pipeline) -> None:
+                p.hset(game_key, "archive", packed)
+                if last:
+                    event = json.loads(last[0][1]["data"])
+                    event.pop("result", None)
+                    p.hset(game_key, "final_event", json.dumps([last[0][0], event]))
+                p.hdel(game_key, "meta", "state", "due", "result")
+                p.delete(*dropped)
+                for key in answers:
+                    p.expire(key, ANSWER_GRACE)
+                p.expire(game_key, self.retention.finished)
+
+            return writes, True
+
+        return self.transact([game_key], decide)
 
     def game_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
         return list(self.redis.zrevrange(self.index_key, offset, offset + limit - 1))

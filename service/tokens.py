@@ -5,6 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+from collections import OrderedDict
+
+VOUCHED_MAX = 100_000
+"""Digests of verified tokens a process remembers (the least recently seen go first)."""
+_vouched: OrderedDict[str, None] = OrderedDict()
+_lock = threading.Lock()
 
 
 def new_token(kind: str) -> str:
@@ -22,3 +29,20 @@ def matches(token: str | None, stored_digest: str | None) -> bool:
     if not token or not stored_digest:
         return False
     return hmac.compare_digest(digest(token), stored_digest)
+
+
+def vouch(token: str) -> None:
+    """Remember that ``token`` opened something in this process: the rate limiter then counts
+    its requests per token instead of per client address."""
+    key = digest(token)
+    with _lock:
+        _vouched[key] = None
+        _vouched.move_to_end(key)
+        while len(_vouched) > VOUCHED_MAX:
+            _vouched.popitem(last=False)
+
+
+def vouched(token: str) -> bool:
+    """Whether ``token`` has opened something in this process (see :func:`vouch`)."""
+    with _lock:
+        return digest(token) in _vouched

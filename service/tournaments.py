@@ -42,6 +42,10 @@ from service.store import Conflict, GameStatus
 
 TICK_SECONDS = 2.0
 STALL_SECONDS = 8.0
+BEAT_TTL = 3600
+"""The heartbeat key outlives any gap between ticks."""
+INDEX_SIZE = 10_000
+"""The newest tournaments the listing index keeps."""
 STANDINGS_EVERY = 5.0
 """While a tournament runs, its standings are recomputed at most this often (seconds)."""
 
@@ -144,7 +148,17 @@ class TournamentRunner:
         return Tournament.from_json(json.loads(raw))
 
     def save(self, t: Tournament) -> None:
-        self.redis.set(self._key(t.id), json.dumps(asdict(t)))
+        """Store the tournament; it and its keys live ``active_game_ttl`` after its last
+        change while it runs, ``finished_game_ttl`` once finished."""
+        ttl = (
+            self.settings.finished_game_ttl
+            if t.status == "finished"
+            else self.settings.active_game_ttl
+        )
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._key(t.id), json.dumps(asdict(t)), ex=ttl)
+            pipe.expire(self._key(t.id, "over"), ttl)
+            pipe.execute()
 
     # --- creating -------------------------------------------------------------------------
     def create(self, spec: dict[str, Any]) -> Tournament:
@@ -188,7 +202,11 @@ class TournamentRunner:
         if t.format == "mirrored":
             t.games = math.ceil(t.games / seats) * seats
         self.save(t)
-        self.redis.zadd(f"{self.prefix}:tournaments", {t.id: t.created_at})
+        index = f"{self.prefix}:tournaments"
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(index, {t.id: t.created_at})
+            pipe.zremrangebyrank(index, 0, -INDEX_SIZE - 1)
+            pipe.execute()
         jobs = RqJobs(queue_for(self.settings))
         jobs.tournament(t.id)
         jobs.tournament_later(t.id, TICK_SECONDS)
@@ -204,9 +222,9 @@ class TournamentRunner:
         beat_key = self._key(tid, "beat")
         if scheduled:
             jobs.tournament_later(tid, TICK_SECONDS)
-            self.redis.set(beat_key, time.time())
+            self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
         elif time.time() - float(self.redis.get(beat_key) or 0) > 5 * TICK_SECONDS:
-            self.redis.set(beat_key, time.time())
+            self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
             jobs.tournament_later(tid, TICK_SECONDS)
         if not self.redis.set(self._key(tid, "lock"), "1", nx=True, ex=60):
             return "busy"
@@ -230,7 +248,11 @@ class TournamentRunner:
             if record is None:
                 continue
             if record.status is GameStatus.OVER:
-                self.redis.sadd(self._key(t.id, "over"), index)
+                self.service.ended(record)
+                with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.sadd(self._key(t.id, "over"), index)
+                    pipe.expire(self._key(t.id, "over"), self.settings.active_game_ttl)
+                    pipe.execute()
                 finished.add(index)
                 continue
             self._revive(record, now)
@@ -246,6 +268,8 @@ class TournamentRunner:
                     decision_seconds=t.decision_seconds,
                     tournament=t.id,
                     game_id=t.game_id(t.created),
+                    siblings=[t.game_id(i) for i, (_, s) in enumerate(plan) if s == seed],
+                    visibility="public",
                 )
             t.created += 1
             self.save(t)

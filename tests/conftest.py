@@ -23,6 +23,8 @@ import redis
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("DICEHALL_CREATE_LIMIT", "0")
+"""Tests create many games from one address; tests/service/test_ratelimit.py sets its own."""
 
 
 def free_port() -> int:
@@ -129,9 +131,11 @@ def _child_env(redis_url: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def gunicorn_server(redis_url: str, workers: int = 2, extra: Sequence[str] = ()) -> Iterator[str]:
-    """The API under a real gunicorn on a free port, stopped on exit; yields its base URL.
-    ``extra``: more gunicorn arguments."""
+def gunicorn_server(
+    redis_url: str, workers: int = 2, extra: Sequence[str] = (), **env: str
+) -> Iterator[str]:
+    """The API under a real gunicorn (``deploy/gunicorn.conf.py``) on a free port, with
+    ``extra`` gunicorn arguments and ``env`` added to its environment; yields its base URL."""
     port = free_port()
     logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it while it runs
         prefix="dicehall-gunicorn-", suffix=".log", delete=False
@@ -151,7 +155,7 @@ def gunicorn_server(redis_url: str, workers: int = 2, extra: Sequence[str] = ())
             "service.app:create_app()",
         ],
         cwd=ROOT,
-        env=_child_env(redis_url),
+        env={**_child_env(redis_url), **env},
         stdout=subprocess.DEVNULL,
         stderr=logfile,
     )

@@ -53,9 +53,8 @@ class Player:
 
 
 def create(base: str, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    reply = requests.post(
-        f"{base}/v1/games", json={"game": game, "seats": seats, **extra}, timeout=10
-    )
+    body = {"game": game, "seats": seats, "visibility": "public", **extra}
+    reply = requests.post(f"{base}/v1/games", json=body, timeout=10)
     assert reply.status_code == 201, reply.text
     return reply.json()
 

@@ -204,8 +204,11 @@ class Client:
         options: Mapping[str, Any] | None = None,
         seed: str | None = None,
         decision_seconds: float | None = None,
+        visibility: str | None = None,
     ) -> Json:
-        """Create a game; the answer holds its ``id`` and the ``creator_token``.
+        """Create a game; the answer holds its ``id``, the ``creator_token`` and, for a
+        private game (the default; ``visibility="public"`` lists it and lets anyone take its
+        open seats), ``invites``: an invite token per open human seat.
         ``decision_seconds`` sets a deadline per decision (then a fallback move is played).
 
         Not retried: a lost answer could otherwise create two games.
@@ -219,6 +222,8 @@ class Client:
             body["seed"] = seed
         if decision_seconds is not None:
             body["decision_seconds"] = decision_seconds
+        if visibility is not None:
+            body["visibility"] = visibility
         return self._json("POST", "/games", json=body)
 
     def game(self, game_id: str) -> Json:
@@ -226,10 +231,23 @@ class Client:
         once over)."""
         return self._json("GET", f"/games/{game_id}")
 
-    def join(self, game_id: str, seat: int, name: str | None = None) -> Json:
-        """Take a human seat; the answer holds the ``seat_token``."""
+    def join(
+        self, game_id: str, seat: int, name: str | None = None, invite: str | None = None
+    ) -> Json:
+        """Take a human seat; the answer holds the ``seat_token``. A private game's seat
+        needs its ``invite`` token, or this client's token being the creator's."""
         body = {"name": name} if name is not None else {}
-        return self._json("POST", f"/games/{game_id}/seats/{seat}/join", json=body)
+        headers = {"Authorization": f"Bearer {invite}"} if invite else None
+        return self._json("POST", f"/games/{game_id}/seats/{seat}/join", json=body, headers=headers)
+
+    def cancel_game(self, game_id: str) -> None:
+        """Cancel a game that has not started (this client's token must be the creator's)."""
+        self.request("DELETE", f"/games/{game_id}")
+
+    def remove_seat(self, game_id: str, seat: int) -> Json:
+        """Remove a human seat nobody took from a waiting game (the creator's token); the
+        game is dealt again for the seats left. Returns the new summary."""
+        return self._json("DELETE", f"/games/{game_id}/seats/{seat}")
 
     def view(self, game_id: str, seat: int | None = None) -> Json:
         """The caller's view (``version``, ``seat``, ``status``, ``view``, ``to_act``,
@@ -259,8 +277,15 @@ class Client:
         )
 
     def log(self, game_id: str) -> Json:
-        """The action log (``entries``; ``seed`` once the game is over)."""
-        return self._json("GET", f"/games/{game_id}/log")
+        """The whole action log (``entries``; ``seed`` once the game is over), page by page."""
+        log = self._json("GET", f"/games/{game_id}/log", params={"limit": 1000})
+        while log.get("next") is not None:
+            page = self._json(
+                "GET", f"/games/{game_id}/log", params={"after": log["next"], "limit": 1000}
+            )
+            page["entries"] = log["entries"] + page["entries"]
+            log = page
+        return log
 
     def events(self, game_id: str, after: str | None = None, wait: float | None = None) -> Json:
         """Long-poll the events after ``after``: ``{"events": [...], "cursor": "..."}``."""

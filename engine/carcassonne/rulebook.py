@@ -8,3 +8,6 @@ ROLLS = 3
 """Rolls a turn may have."""
 KNIGHTS_TO_HOLD = 3
 """Knights set aside in one turn that allow holding one instead of scoring."""
+TURN_LIMIT = 50
+"""House safeguard (not in the rulebook): the game ends once every seat has played this many
+turns (RULES.md ruling 11)."""

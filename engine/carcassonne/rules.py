@@ -25,7 +25,7 @@ from engine.carcassonne.faces import (
     edge_list,
     face_mask,
 )
-from engine.carcassonne.rulebook import KNIGHTS_TO_HOLD, ROLLS, TARGET
+from engine.carcassonne.rulebook import KNIGHTS_TO_HOLD, ROLLS, TARGET, TURN_LIMIT
 from engine.carcassonne.state import (
     ASIDE,
     FREE,
@@ -326,6 +326,9 @@ class Carcassonne(Game):
     def _start_turn(
         self, state: CarcassonneState, seat: int, dice: Dice, events: list[Event]
     ) -> None:
+        if min(state.turns) >= TURN_LIMIT:
+            self._stop_at_turn_limit(state, events)
+            return
         doubled = state.held[seat]
         state.held[seat] = False
         state.turn = Turn(seat=seat, dice=dice_for(state.held, seat), doubled=doubled)
@@ -333,6 +336,15 @@ class Carcassonne(Game):
             {"type": "turn_started", "seat": seat, "dice": state.turn.dice, "doubled": doubled}
         )
         self._roll(state, state.turn.dice, dice, events)
+
+    @staticmethod
+    def _stop_at_turn_limit(state: CarcassonneState, events: list[Event]) -> None:
+        """The safeguard: every seat has played ``TURN_LIMIT`` turns and nobody reached the
+        target; the best score is named winner (the lowest seat among equals) and ranks
+        follow the scores alone."""
+        best = max(state.scores)
+        state.winner, state.won_by = state.scores.index(best), "turn_limit"
+        events.append({"type": "game_won", "seat": state.winner, "by": "turn_limit", "score": best})
 
     def _roll(self, state: CarcassonneState, count: int, dice: Dice, events: list[Event]) -> None:
         turn = state.turn
@@ -372,7 +384,9 @@ class Carcassonne(Game):
     def result(self, state: CarcassonneState) -> Result | None:
         if state.winner is None:
             return None
-        keys = [(seat == state.winner, score) for seat, score in enumerate(state.scores)]
+        keys: list[Any] = [(seat == state.winner, score) for seat, score in enumerate(state.scores)]
+        if state.won_by == "turn_limit":
+            keys = list(state.scores)
         detail: dict[str, Any] = {
             "winner": state.winner,
             "won_by": state.won_by,

@@ -27,6 +27,8 @@ from engine.diceland.state import Choice, DicelandState, Phase
 
 PHASE1_DICE = 6
 TREASURE_DICE = 5
+TURN_LIMIT = 300
+"""House safeguard: the game ends after this many turns in all (RULES.md ruling 11)."""
 
 
 class DicelandOptions(Schema):
@@ -410,6 +412,9 @@ class Diceland(Game):
                 return
             events.append({"type": "treasure_throw_unusable", "seat": seat})
             state.treasure_queue.pop(0)
+        if state.turn >= TURN_LIMIT:
+            self._finish(state, [], events)
+            return
         state.active = (state.active + 1) % state.seats
         state.turn += 1
         self._begin_turn(state, dice, events)
@@ -518,7 +523,12 @@ class Diceland(Game):
         return Result(
             scores=list(treasures),
             ranks=ranks_from_keys(keys),
-            detail={"winners": list(state.winners), "turns": state.turn, "treasures": treasures},
+            detail={
+                "winners": list(state.winners),
+                "turns": state.turn,
+                "treasures": treasures,
+                "ended_by": "win" if state.winners else "turn_limit",
+            },
         )
 
     def sample(self, view: View, seat: int | None, dice: Dice) -> DicelandState:

@@ -14,6 +14,8 @@ from engine.kingdice.queries import grade, layout, must_hire, place_spaces
 from engine.kingdice.state import ExtraDie, KingState, Phase
 
 LOG_KEEP = 12
+TURN_LIMIT = 200
+"""House safeguard: the game ends after this many turns in all (RULES.md ruling 17)."""
 DRAWS = {"thief_card": (2, 1), "thief_gem": (1, 1), "land_developer": (2, 2)}
 """Tiles drawn and tiles placed by each tile-drawing effect (the merchant draws its grade)."""
 
@@ -289,13 +291,24 @@ def _do_no_steal(state: KingState, seat: int, action: Action, dice: Dice, ev: li
     _end_phase3(state, ev)
 
 
+def stockpile_done(state: KingState) -> bool:
+    """The natural end: the stockpile is empty and all but two spaces are occupied."""
+    return not state.stock and sum(state.tiled) >= len(state.tiled) - 2
+
+
 def _end_phase3(state: KingState, ev: list[Event]) -> None:
     """End of phase 3: the game ends when the stockpile is empty and all but two spaces
-    are occupied; otherwise the next player's turn begins."""
-    if not state.stock and sum(state.tiled) >= len(state.tiled) - 2:
+    are occupied, or after the last turn the safeguard allows; otherwise the next player's
+    turn begins."""
+    if stockpile_done(state):
         state.over = True
         state.phase = Phase.OVER
         ev.append({"type": "game_over", "reason": "the castle-tile stockpile is empty"})
+        return
+    if state.turn >= TURN_LIMIT:
+        state.over = True
+        state.phase = Phase.OVER
+        ev.append({"type": "game_over", "reason": f"the turn limit ({TURN_LIMIT} turns)"})
         return
     state.active = (state.active + 1) % state.seats
     state.turn += 1

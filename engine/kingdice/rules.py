@@ -167,6 +167,11 @@ class KingOfTheDice(Game):
                 "breakdown": parts,
                 "immediate_winner": state.winner if state.winner >= 0 else None,
                 "turns": state.turn,
+                "ended_by": "17th_marker"
+                if state.winner >= 0
+                else "stockpile"
+                if effects.stockpile_done(state)
+                else "turn_limit",
                 "removed_tiles": sorted(state.removed),
             },
         )

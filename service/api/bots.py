@@ -11,6 +11,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service import tokens
 from service.accounts import Account
 from service.api import BEARER, NO_TOKEN, operation, problems
 from service.api.events import feed_detail
@@ -51,6 +52,7 @@ def current_account() -> Account:
     account = game_service().accounts.by_token(token) if token else None
     if account is None:
         raise Problem(401, "unauthorized", "send a bot account's token as 'Authorization: Bearer'")
+    tokens.vouch(token)
     return account
 
 

@@ -19,6 +19,7 @@ from service.games import GameService
 from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
+from service.store import GameStatus
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 
@@ -124,7 +125,8 @@ class Events(MethodView):
         caller = service.identify(record, bearer_token())
         detail = query["detail"]
         pending = service.owed(record, caller.seat, detail)
-        wait = 0.0 if pending and query["after"] == "0" else query["wait"]
+        over = record.status is GameStatus.OVER
+        wait = 0.0 if over or (pending and query["after"] == "0") else query["wait"]
         events, cursor = _read(service, game_id, caller.seat, query["after"], wait, detail)
         feed = {"game": record.game, "pending": pending, "events": events, "cursor": cursor}
         return jsonify(EventsSchema().dump(feed))
@@ -149,13 +151,18 @@ class EventStream(MethodView):
         once = request.args.get("once") == "1"
         detail = feed_detail()
         pending = service.owed(record, caller.seat, detail)
+        over = record.status is GameStatus.OVER
 
         def generate() -> Iterator[str]:
             cursor = last
             yield "retry: 2000\n\n"
             yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
             while True:
-                events, cursor = _read(service, game_id, caller.seat, cursor, heartbeat, detail)
+                events, cursor = _read(
+                    service, game_id, caller.seat, cursor, 0 if over else heartbeat, detail
+                )
+                if not events and over:
+                    return
                 if not events:
                     yield ": heartbeat\n\n"
                 for event in events:

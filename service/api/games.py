@@ -7,8 +7,9 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import NO_TOKEN, game_link, links, operation, problems
-from service.context import game_service
+from service import seating
+from service.api import BEARER, NO_TOKEN, game_link, links, operation, problems
+from service.context import bearer_token, game_service
 from service.schemas import (
     CreatedGameSchema,
     CreateGameSchema,
@@ -36,6 +37,7 @@ _GAME_EXAMPLE = {
     "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
     "seed": None,
     "created_at": 1795000000.0,
+    "visibility": "private",
 }
 
 
@@ -47,7 +49,7 @@ class Games(MethodView):
     @blp.response(200, GameListSchema, example={"games": [_GAME_EXAMPLE]})
     @operation(blp, "listGames", NO_TOKEN)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
-        """List games, newest first"""
+        """List public games, newest first"""
         service = game_service()
         records = [
             service.store.load(gid)
@@ -63,7 +65,11 @@ class Games(MethodView):
             "options": {},
         },
     )
-    @blp.response(201, CreatedGameSchema, example={**_GAME_EXAMPLE, "creator_token": "creator_abc"})
+    @blp.response(
+        201,
+        CreatedGameSchema,
+        example={**_GAME_EXAMPLE, "creator_token": "creator_abc", "invites": {"0": "invite_x"}},
+    )
     @problems(
         blp,
         (400, "invalid_json"),
@@ -85,14 +91,15 @@ class Games(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game with human and bot seats"""
         service = game_service()
-        record, creator_token = service.create(
+        record, creator_token, invites = service.create(
             body["game"],
             body["seats"],
             body["options"],
             body.get("seed"),
             decision_seconds=body.get("decision_seconds"),
+            visibility=body["visibility"],
         )
-        return {**service.summary(record), "creator_token": creator_token}
+        return {**service.summary(record), "creator_token": creator_token, "invites": invites}
 
 
 @blp.route("/games/<string:game_id>")
@@ -107,6 +114,43 @@ class GameResource(MethodView):
         """Read a game's public summary (the seed only once it is over)"""
         service = game_service()
         return service.summary(service.record(game_id))
+
+    @blp.response(204)
+    @problems(
+        blp,
+        (401, "unauthorized"),
+        (403, "not_creator"),
+        (404, "game_not_found"),
+        (409, "game_started"),
+    )
+    @operation(blp, "cancelGame", BEARER)
+    def delete(self, game_id: str) -> None:
+        """Cancel a game that has not started (the creator's token)"""
+        seating.cancel(game_service(), game_id, bearer_token())
+
+
+@blp.route("/games/<string:game_id>/seats/<int:seat>")
+class SeatResource(MethodView):
+    """One seat of a waiting game."""
+
+    @blp.response(200, GameSchema, example=_GAME_EXAMPLE)
+    @problems(
+        blp,
+        (401, "unauthorized"),
+        (403, "not_creator"),
+        (404, "game_not_found"),
+        (404, "seat_not_found"),
+        (409, "game_started"),
+        (409, "seat_taken"),
+        (409, "seat_not_human"),
+        (422, "invalid_options"),
+    )
+    @operation(blp, "removeSeat", BEARER)
+    def delete(self, game_id: str, seat: int) -> dict[str, Any]:
+        """Remove a human seat nobody has taken (the creator's token); the game is dealt
+        again for the seats left"""
+        service = game_service()
+        return service.summary(seating.remove_seat(service, game_id, seat, bearer_token()))
 
 
 @blp.route("/games/<string:game_id>/seats/<int:seat>/join")
@@ -126,6 +170,8 @@ class Join(MethodView):
     )
     @problems(
         blp,
+        (401, "unauthorized"),
+        (403, "private_game"),
         (404, "game_not_found"),
         (404, "seat_not_found"),
         (409, "seat_taken"),
@@ -139,10 +185,11 @@ class Join(MethodView):
         ),
         GetView=game_link("getView"),
     )
-    @operation(blp, "joinSeat", NO_TOKEN)
+    @operation(blp, "joinSeat")
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
-        """Join a human seat; the answer holds the seat's token (shown once)"""
-        record, token = game_service().join(game_id, seat, body.get("name"))
+        """Join a human seat (of a private game: with the seat's invite token or the
+        creator's token); the answer holds the seat's token (shown once)"""
+        record, token = game_service().join(game_id, seat, body.get("name"), bearer_token())
         return {
             "game_id": game_id,
             "seat": seat,

@@ -14,6 +14,7 @@ from service.problems import Problem
 from service.schemas import (
     ActionRequestSchema,
     LegalActionsSchema,
+    LogQuerySchema,
     LogSchema,
     MoveHeadersSchema,
     MoveResultSchema,
@@ -45,7 +46,8 @@ _VIEW_EXAMPLE = {
 
 
 def parse_if_match(value: str | None) -> int | None:
-    """The version in an If-Match header (``"7"``, ``7`` or ``W/"7"``). Raises Problem 400."""
+    """The version in an If-Match header (``"7"``, ``7`` or ``W/"7"``; at most 18 digits).
+    Raises Problem 400."""
     if value is None:
         return None
     text = value.strip().removeprefix("W/").strip('"')
@@ -181,6 +183,7 @@ class Actions(MethodView):
 class Log(MethodView):
     """The action log."""
 
+    @blp.arguments(LogQuerySchema, location="query")
     @blp.response(
         200,
         component("Log"),
@@ -196,14 +199,16 @@ class Log(MethodView):
             "entries": [
                 {"n": 0, "version": 0, "seat": None, "action": {"type": "setup"}, "sealed": False}
             ],
+            "next": None,
         },
     )
-    @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
     @operation(blp, "getLog")
-    def get(self, game_id: str) -> Response:
-        """Read the action log (with draws and the seed once the game is over)"""
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Read the action log, a page at a time (with draws and the seed once the game is
+        over)"""
         service = game_service()
         record = service.record(game_id)
-        return jsonify(
-            LogSchema().dump(service.log(record, service.identify(record, bearer_token())))
-        )
+        caller = service.identify(record, bearer_token())
+        page = service.log(record, caller, query["after"], query["limit"])
+        return jsonify(LogSchema().dump(page))

@@ -76,9 +76,9 @@ class Tournaments(MethodView):
             "participants": [
                 {"name": "heuristic", "bot": "heuristic"},
                 {"name": "random", "bot": "random"},
-                {"name": "mybot", "account": "a1b2c3d4e5f6"},
+                {"name": "random-2", "bot": "random"},
             ],
-            "games": 120,
+            "games": 12,
             "format": "mirrored",
             "seats_per_game": 3,
             "decision_seconds": 5,

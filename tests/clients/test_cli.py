@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -180,7 +181,8 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
     created = hall.create_game(
         "toy", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "random"}], {"rounds": 3}
     )
-    seat = hall.with_token(hall.join(created["id"], 0, "ann")["seat_token"])
+    joined = hall.join(created["id"], 0, "ann", invite=created["invites"]["0"])
+    seat = hall.with_token(joined["seat_token"])
     watcher = subprocess.Popen(
         [
             sys.executable,
@@ -219,7 +221,9 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
 
 def test_play_join_takes_the_first_open_human_seat(live_server: str) -> None:
     hall = Client(live_server)
-    created = hall.create_game("toy", [{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    created = hall.create_game(
+        "toy", [{"kind": "bot", "bot": "random"}, {"kind": "human"}], visibility="public"
+    )
     result = dicehall(live_server, "play", "--join", created["id"], "--auto", "--quiet")
     assert result.exit_code == 0, result.output
     assert "you are seat 1" in result.output
@@ -258,6 +262,36 @@ def test_two_people_play_each_other_with_their_seat_tokens(live_server: str) -> 
         assert "Result" in out
     assert "you are seat 0" in outputs[0][0]
     assert "you are seat 1" in outputs[1][0]
+
+
+def test_the_invites_of_new_are_commands_that_take_the_seats(live_server: str) -> None:
+    made = json.loads(
+        dicehall(live_server, "new", "toy", "--humans", "2", "--invite", "--json").stdout
+    )
+    assert set(made["commands"]) == {"0", "1"}
+    players = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from clients.cli.main import cli; cli()",
+                *shlex.split(command)[1:],
+                "--server",
+                live_server,
+                "--auto",
+                "--quiet",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for command in made["commands"].values()
+    ]
+    for player in players:
+        out, err = player.communicate(timeout=60)
+        assert player.returncode == 0, err
+        assert "Result" in out
+    assert Client(live_server).game(made["id"])["status"] == "over"
 
 
 def test_play_without_a_game_is_a_usage_error(live_server: str) -> None:
@@ -310,8 +344,9 @@ def test_play_auto_draws_each_listed_game_to_the_end_and_verifies(
 
 def test_list_shows_recent_games_newest_first(live_server: str) -> None:
     hall = Client(live_server)
-    older = hall.create_game("toy", [{"kind": "human"}, {"kind": "human"}])["id"]
-    newer = hall.create_game("toy", [{"kind": "human"}, {"kind": "human"}])["id"]
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    older = hall.create_game("toy", seats, visibility="public")["id"]
+    newer = hall.create_game("toy", seats, visibility="public")["id"]
     result = dicehall(live_server, "list", "--limit", "5")
     assert result.exit_code == 0, result.output
     assert result.output.index(newer) < result.output.index(older)
@@ -354,6 +389,10 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
             "play",
             "--join",
             created["id"],
+            "--seat",
+            "0",
+            "--token",
+            created["invites"]["0"],
             "--server",
             live_server,
             "--auto",
@@ -370,7 +409,8 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
         while not hall.game(created["id"])["seats"][0]["joined"]:
             assert time.monotonic() < deadline, "the first player never joined"
             time.sleep(0.1)
-        second = hall.with_token(hall.join(created["id"], 1, "bo")["seat_token"])
+        joined = hall.join(created["id"], 1, "bo", invite=created["invites"]["1"])
+        second = hall.with_token(joined["seat_token"])
         while second.view(created["id"])["status"] != "over":
             legal = second.legal_actions(created["id"])
             if legal["actions"]:

@@ -180,8 +180,17 @@ def test_up_leaves_a_stranger_redis_on_its_socket_alone(tmp_path: Path) -> None:
     data = tmp_path / "hall"
     data.mkdir()
     stranger = subprocess.Popen(
-        [redis_server_binary(), "--port", "0", "--unixsocket", str(data / "redis.sock"),
-         "--dir", str(tmp_path), "--save", ""],
+        [
+            redis_server_binary(),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(data / "redis.sock"),
+            "--dir",
+            str(tmp_path),
+            "--save",
+            "",
+        ],
         stdout=subprocess.DEVNULL,
     )
     try:
@@ -192,7 +201,10 @@ def test_up_leaves_a_stranger_redis_on_its_socket_alone(tmp_path: Path) -> None:
             time.sleep(0.05)
         proc = subprocess.run(
             [*UP, "--port", str(free_port()), "--data-dir", str(data)],
-            env=up_env(), capture_output=True, text=True, timeout=90,
+            env=up_env(),
+            capture_output=True,
+            text=True,
+            timeout=90,
         )
         assert proc.returncode == 1
         assert "a Redis that this dicehall up did not start is serving" in proc.stderr
@@ -208,8 +220,19 @@ def test_up_moves_a_snapshot_only_data_dir_to_the_append_only_file(tmp_path: Pat
     data = tmp_path / "hall"
     data.mkdir()
     old = subprocess.Popen(
-        [redis_server_binary(), "--port", "0", "--unixsocket", str(tmp_path / "old.sock"),
-         "--dir", str(data), "--dbfilename", "dicehall.rdb", "--appendonly", "no"],
+        [
+            redis_server_binary(),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(tmp_path / "old.sock"),
+            "--dir",
+            str(data),
+            "--dbfilename",
+            "dicehall.rdb",
+            "--appendonly",
+            "no",
+        ],
         stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 20

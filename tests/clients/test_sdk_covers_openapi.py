@@ -43,6 +43,8 @@ def every_sdk_call() -> list[tuple[Callable[[Client], Any], Answer | None]]:
         (lambda c: c.games(), None),
         (lambda c: c.create_game("toy", [{"kind": "human"}]), None),
         (lambda c: c.game("g1"), None),
+        (lambda c: c.cancel_game("g1"), None),
+        (lambda c: c.remove_seat("g1", 1), None),
         (lambda c: c.join("g1", 0, "ann"), None),
         (lambda c: c.view("g1"), None),
         (lambda c: c.legal_actions("g1"), None),

@@ -12,9 +12,10 @@ from engine.burgundy import GAME
 from engine.burgundy.duchy import CELLS, COLOURS, DUCHIES, INDEX
 from engine.burgundy.moves import COMMODITY, MONK, SILVER, WORKER
 from engine.burgundy.sheet import available
-from engine.burgundy.state import HOURGLASS_FACES, BurgundyState, Roll
+from engine.burgundy.state import COLUMN, HOURGLASS_FACES, BurgundyState, Roll
 from engine.contract import IllegalAction, InvalidOptions, MalformedAction
 from engine.dice import Dice, derive
+from engine.simulate import make_bots, play
 from tests.engine.contract_checks import random_sim
 
 CASTLE_B = [2, 1]  # duchy A: castle with the blue (commodity) square
@@ -28,6 +29,15 @@ def new_game(seats: int = 2, seed: str = "burgundy-test", **options: Any):
     dice = Dice(seed)
     state = GAME.setup(seats, GAME.validate_options(seats, options), dice)
     return state, dice
+
+
+def test_ruling_every_game_ends_within_thirty_rounds():
+    assert min(HOURGLASS_FACES) >= 1, "every round checks at least one box"
+    for seats, seed in ((1, "solo"), (2, "two"), (4, "four")):
+        played = play(GAME, make_bots(GAME, ["random"] * seats), f"rounds-{seed}")
+        assert played.state.round <= 3 * COLUMN
+        decisions = sum(1 for _, action in played.moves if action["type"] != "pick_castle")
+        assert decisions <= 3 * COLUMN * seats
 
 
 def started(seats: int = 2, castles: list[list[int]] | None = None, seed: str = "bt", **options):

@@ -24,9 +24,12 @@ from engine.carcassonne.faces import (
     rotate,
     validate_faces,
 )
+from engine.carcassonne.rulebook import TURN_LIMIT
 from engine.carcassonne.state import ASIDE, FREE, GONE, PLACED
 from engine.contract import IllegalAction, InvalidOptions
 from engine.dice import derive
+from engine.replay import replay
+from engine.simulate import make_bots, play
 from tests.engine.test_carcassonne_support import (
     CITY_OF_FOUR_BESIDE,
     CITY_OF_THREE,
@@ -525,6 +528,33 @@ def test_ruling_the_others_rank_by_score_and_equal_scores_share_a_rank():
     act(state, dice, {"type": "score"})
     result = GAME.result(state)
     assert result is not None and result.ranks == [1, 2, 2, 4]
+
+
+def test_ruling_the_game_stops_after_fifty_turns_each_ranked_by_score():
+    state, dice = new_game(3)
+    state.scores = [12, 30, 30]
+    state.turns = [TURN_LIMIT, TURN_LIMIT, TURN_LIMIT - 1]
+    state.turn.seat = 2
+    events = act(state, dice, {"type": "score"})
+    result = GAME.result(state)
+    assert result is not None and result.ranks == [3, 1, 1] and result.winners == [1, 2]
+    assert result.detail["won_by"] == "turn_limit" and GAME.to_act(state) == {}
+    assert {"type": "game_won", "seat": 1, "by": "turn_limit", "score": 30} in events
+
+
+def test_ruling_the_game_goes_on_while_a_seat_has_turns_left():
+    state, dice = new_game(2)
+    state.turns = [TURN_LIMIT - 1, TURN_LIMIT - 1]
+    act(state, dice, {"type": "score"})
+    assert GAME.result(state) is None and state.turn.seat == 1
+
+
+def test_two_random_bots_end_by_the_turn_limit():
+    played = play(GAME, make_bots(GAME, ["random", "random"]), "two randoms")
+    assert played.result.detail["won_by"] == "turn_limit"
+    assert played.state.turns == [TURN_LIMIT, TURN_LIMIT]
+    replayed = replay(GAME, 2, played.options, "two randoms", played.moves)
+    assert GAME.result(replayed.state) == played.result
 
 
 def test_rule_no_result_before_someone_reaches_42():

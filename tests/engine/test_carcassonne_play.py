@@ -10,6 +10,7 @@ import pytest
 from engine.carcassonne import GAME
 from engine.carcassonne.bots import HeuristicBot, best_finish, grid_from_view, outlook
 from engine.carcassonne.faces import CITY_FACES, face_mask
+from engine.carcassonne.rulebook import TURN_LIMIT
 from engine.contract import RandomBot
 from engine.dice import Dice
 from engine.simulate import make_bots, play
@@ -54,20 +55,23 @@ def test_random_sim_invariants_and_replay(bots, games):
 
 
 def test_uniformly_random_players_keep_to_the_rules_over_many_turns():
-    # Two uniformly random players rarely close a city (a game lasts thousands of turns),
-    # so this plays a fixed number of their moves with every invariant checked.
+    # Two uniformly random players rarely close a city, so their game runs to the turn
+    # limit (RULES.md ruling 11): every one of its steps is checked.
     from tests.engine.contract_checks import check_step
 
     state, dice = new_game(2, seed="random-vs-random")
     rng = random.Random(3)
     bot = RandomBot()
-    for _ in range(1500):
+    steps = 0
+    while GAME.result(state) is None:
         seat = state.turn.seat
         legal = GAME.legal_actions(state, seat)
         action = bot.choose(GAME.view(state, seat), legal, rng)
         check_step(GAME, state, 2, seat, action)
         GAME.apply(state, seat, action, dice)
-    assert sum(state.turns) > 100
+        steps += 1
+        assert steps < 10_000
+    assert state.turns == [TURN_LIMIT, TURN_LIMIT] and state.won_by == "turn_limit"
 
 
 def test_views_have_the_common_keys_and_are_json():

@@ -10,6 +10,7 @@ from engine.contract import IllegalAction, InvalidOptions
 from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
+from engine.diceland.rules import TURN_LIMIT
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
 
@@ -18,6 +19,37 @@ def new_game(maps: tuple[str, ...] = ("A", "B"), seed: str = "diceland-test"):
     dice = Dice(seed)
     opts = GAME.validate_options(len(maps), {"maps": list(maps)})
     return GAME.setup(len(maps), opts, dice), dice
+
+
+def play_out(state, dice, limit: int = 500) -> None:
+    """Play the first legal action of the lowest seat that owes one until the game ends."""
+    for _ in range(limit):
+        if GAME.result(state) is not None:
+            return
+        seat = min(GAME.to_act(state))
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], dice)
+    raise AssertionError(f"no result after {limit} moves")
+
+
+def test_ruling_the_game_ends_after_three_hundred_turns_ranked_by_treasures():
+    state, dice = new_game()
+    state.turn = TURN_LIMIT
+    play_out(state, dice)
+    result = GAME.result(state)
+    assert state.turn == TURN_LIMIT and state.winners == []
+    assert result.detail["ended_by"] == "turn_limit" and result.winners
+    keys = [(t, len(state.crosses[s])) for s, t in enumerate(result.detail["treasures"])]
+    assert result.ranks == [1 + sum(other > mine for other in keys) for mine in keys]
+
+
+def test_a_game_before_the_turn_limit_goes_on():
+    state, dice = new_game()
+    state.turn = TURN_LIMIT - 1
+    turn = state.turn
+    while state.turn == turn:
+        seat = min(GAME.to_act(state))
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], dice)
+    assert GAME.result(state) is None and state.turn == TURN_LIMIT
 
 
 def fill(state: DicelandState, seat: int, keep: set[int]) -> Board:

@@ -13,6 +13,7 @@ from engine.dice import Dice
 from engine.kingdice import GAME
 from engine.kingdice.board import DRAGON, NOBODY, closest_targets, distances_from
 from engine.kingdice.data import CARDS, DICE, LAYOUTS
+from engine.kingdice.effects import TURN_LIMIT
 from engine.kingdice.state import KingState, Phase
 from engine.simulate import make_bots, play
 from tests.engine.contract_checks import random_sim
@@ -26,6 +27,31 @@ NONE_MET_DICE = [1, 2, 3, 4, 5, 6]
 def new_state(seats: int = 3, seed: str = "kd-test") -> tuple[KingState, Dice]:
     dice = Dice(seed)
     return GAME.setup(seats, GAME.validate_options(seats, {}), dice), dice
+
+
+def test_ruling_the_game_ends_after_two_hundred_turns_scored_as_usual():
+    state, dice = new_state(2)
+    state.turn = TURN_LIMIT
+    events = []
+    for _ in range(300):
+        if GAME.result(state) is not None:
+            break
+        seat = min(GAME.to_act(state))
+        events += GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], dice)
+    result = GAME.result(state)
+    assert result is not None and state.turn == TURN_LIMIT
+    assert result.detail["ended_by"] == "turn_limit"
+    assert {"type": "game_over", "reason": f"the turn limit ({TURN_LIMIT} turns)"} in events
+    assert result.scores == [float(part["total"]) for part in result.detail["breakdown"]]
+
+
+def test_a_turn_before_the_limit_hands_the_dice_on():
+    state, dice = new_state(2)
+    state.turn = TURN_LIMIT - 1
+    while state.turn == TURN_LIMIT - 1:
+        seat = min(GAME.to_act(state))
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], dice)
+    assert GAME.result(state) is None and state.turn == TURN_LIMIT
 
 
 def put_on_top(state: KingState, *cards: int) -> None:

@@ -32,6 +32,8 @@ def test_killing_gunicorn_under_load_strands_no_game(stack: Stack) -> None:
     stack.start_api()
     finish(humans, timeout=240)
     lost = lost_moves(stack.base, humans)
-    print(f"{GAMES} games, {len(humans)} clients, {acknowledged_total(humans)} acknowledged "
-          f"moves ({killed_at} before the kill), lost {len(lost)}")
+    print(
+        f"{GAMES} games, {len(humans)} clients, {acknowledged_total(humans)} acknowledged "
+        f"moves ({killed_at} before the kill), lost {len(lost)}"
+    )
     assert lost == []

@@ -48,6 +48,8 @@ def test_fallbacks_fire_on_time_when_the_sweeping_worker_is_killed(stack: Stack)
             opened = entries[2 * ((n - 1) // 2)]["at"]  # the move that opened this round
             lateness.append(entry["at"] - opened - DECISION_SECONDS)
     after_kill = [x for x in lateness if x > 0]
-    print(f"{len(lateness)} fallbacks in {GAMES} games, latest {max(lateness):.2f} s after its "
-          f"deadline (sweeper killed at {killed_at:.0f})")
+    print(
+        f"{len(lateness)} fallbacks in {GAMES} games, latest {max(lateness):.2f} s after its "
+        f"deadline (sweeper killed at {killed_at:.0f})"
+    )
     assert after_kill and max(lateness) <= LATEST, stack.tail()

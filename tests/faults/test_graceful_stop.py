@@ -64,8 +64,10 @@ def test_sigterm_gives_every_long_poll_and_stream_its_last_answer(stack: Stack) 
         thread.start()
     events_route = "/v1/games/<string:game_id>/events"
     wait_until(
-        lambda: in_flight(base).get(events_route) == LONG_POLLS
-        and in_flight(base).get(f"{events_route}/stream") == STREAMS,
+        lambda: (
+            in_flight(base).get(events_route) == LONG_POLLS
+            and in_flight(base).get(f"{events_route}/stream") == STREAMS
+        ),
         30,
         f"{LONG_POLLS} long-polls and {STREAMS} streams open",
     )
@@ -84,8 +86,10 @@ def test_sigterm_gives_every_long_poll_and_stream_its_last_answer(stack: Stack) 
         assert text.rstrip().endswith("reconnect with Last-Event-ID"), text[-200:]
         assert "retry: 1000" in text
     latest = max(poll["at"] for poll in polls) - asked
-    print(f"{LONG_POLLS} long-polls answered within {latest:.1f} s of SIGTERM, "
-          f"{STREAMS} streams ended, all within {took:.1f} s")
+    print(
+        f"{LONG_POLLS} long-polls answered within {latest:.1f} s of SIGTERM, "
+        f"{STREAMS} streams ended, all within {took:.1f} s"
+    )
     assert api.wait(30) == 0
 
 

@@ -46,8 +46,10 @@ def test_a_redis_crash_and_restart_loses_no_acknowledged_move(aof_stack: Stack) 
     lost = lost_moves(stack.base, humans)
     game_ids = [gid for gid, _ in games]
     bad = unverified(stack.base, game_ids)
-    print(f"{len(game_ids)} games, {acknowledged_total(humans)} acknowledged moves "
-          f"({before} before the kill), lost {len(lost)}, unverified {len(bad)}")
+    print(
+        f"{len(game_ids)} games, {acknowledged_total(humans)} acknowledged moves "
+        f"({before} before the kill), lost {len(lost)}, unverified {len(bad)}"
+    )
     assert lost == []
     assert bad == []
 

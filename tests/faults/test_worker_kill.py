@@ -33,7 +33,9 @@ def test_killing_one_of_two_workers_three_times_strands_no_game(stack: Stack) ->
         stack.start_worker()
         assert game_id in waits, stack.tail()
         worst.append(max(waits.values()))
-        print(f"kill: {len(waits)} active games, game of the lost job waited "
-              f"{waits[game_id]:.1f} s, longest wait {worst[-1]:.1f} s")
+        print(
+            f"kill: {len(waits)} active games, game of the lost job waited "
+            f"{waits[game_id]:.1f} s, longest wait {worst[-1]:.1f} s"
+        )
     progress.wait_all_over(timeout=240)
     assert max(worst) <= MAX_WAIT

@@ -14,7 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def create_toy(client, humans: int = 2, seed: str | None = "toy-seed"):
-    body = {"game": "toy", "seats": [{"kind": "human", "name": f"p{n}"} for n in range(humans)]}
+    body = {
+        "game": "toy",
+        "seats": [{"kind": "human", "name": f"p{n}"} for n in range(humans)],
+        "visibility": "public",
+    }
     if seed is not None:
         body["seed"] = seed
     response = client.post("/v1/games", json=body)

@@ -23,7 +23,12 @@ def auth(token: str) -> dict[str, str]:
 def start(client, game: str, seats: int) -> tuple[str, list[str]]:
     created = client.post(
         "/v1/games",
-        json={"game": game, "seats": [{"kind": "human"}] * seats, "seed": f"hide-{game}"},
+        json={
+            "game": game,
+            "seats": [{"kind": "human"}] * seats,
+            "seed": f"hide-{game}",
+            "visibility": "public",
+        },
     ).get_json()
     tokens = [
         client.post(f"/v1/games/{created['id']}/seats/{s}/join", json={}).get_json()["seat_token"]
@@ -105,11 +110,10 @@ def test_king_of_the_dice_stockpile_order_never_leaves_the_server(client, redis_
     gid, tokens = start(client, "kingdice", 3)
     checked = 0
     for _ in range(3000):
-        raw = redis_client.hget(f"dh:{{{gid}}}:game", "state")
-        state = json.loads(raw)
         summary = client.get(f"/v1/games/{gid}").get_json()
         if summary["status"] == "over":
             break
+        state = json.loads(redis_client.hget(f"dh:{{{gid}}}:game", "state"))
         # an order is evidence only if it is long and not the sorted order that public lists
         # (tiles known to be in the stock) use; shorter ones are the engine tests' business
         secrets = [state["stock"], *state["stacks"]]

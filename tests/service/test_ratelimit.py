@@ -1,4 +1,5 @@
-"""Rate limits per token: 429 with Retry-After and a problem saying which limit."""
+"""Rate limits per verified token or client address: 429 with Retry-After and a problem
+saying which limit."""
 
 from __future__ import annotations
 
@@ -38,21 +39,67 @@ def test_the_limit_is_per_window(redis_client):
     check(redis_client, "dh", "t:w", limit, 1010.0)
 
 
-def test_http_answer_is_problem_json_with_retry_after(monkeypatch, redis_client):
-    monkeypatch.setenv("DICEHALL_RATE_LIMIT", "2/60")
+def app_with(monkeypatch, **env: str):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
     from service.app import create_app
     from service.config import Settings
 
-    app = create_app({"TESTING": True, "DICEHALL": Settings()})
-    client = app.test_client()
-    headers = {"Authorization": "Bearer seat_whatever"}
-    codes = [client.get("/v1/catalogue", headers=headers).status_code for _ in range(3)]
+    return create_app({"TESTING": True, "DICEHALL": Settings()}).test_client()
+
+
+def test_http_answer_is_problem_json_with_retry_after(monkeypatch, redis_client):
+    client = app_with(monkeypatch, DICEHALL_RATE_LIMIT="2/60")
+    codes = [client.get("/v1/catalogue").status_code for _ in range(3)]
     assert codes == [200, 200, 429]
-    reply = client.get("/v1/catalogue", headers=headers)
+    reply = client.get("/v1/catalogue")
     assert reply.mimetype == "application/problem+json"
     assert reply.headers["Retry-After"].isdigit()
     assert reply.get_json()["code"] == "rate_limited"
-    assert (
-        client.get("/v1/catalogue", headers={"Authorization": "Bearer seat_else"}).status_code
-        == 200
-    )
+    assert "for this address" in reply.get_json()["detail"]
+
+
+def test_a_made_up_token_is_limited_as_anonymous(monkeypatch, redis_client):
+    client = app_with(monkeypatch, DICEHALL_RATE_LIMIT="4/60", DICEHALL_CREATE_LIMIT="0")
+    body = {"game": "toy", "seats": [{"kind": "human"}] * 2, "visibility": "public"}
+    game = client.post("/v1/games", json=body)
+    seat = client.post(f"/v1/games/{game.get_json()['id']}/seats/0/join", json={})
+    token = seat.get_json()["seat_token"]
+    made_up = [
+        client.get("/v1/catalogue", headers={"Authorization": f"Bearer seat_fake{n}"})
+        for n in range(3)
+    ]
+    assert [reply.status_code for reply in made_up] == [200, 200, 429], "one address, 4 a minute"
+    assert "for this address" in made_up[-1].get_json()["detail"]
+    verified = [
+        client.get("/v1/catalogue", headers={"Authorization": f"Bearer {token}"}).status_code
+        for _ in range(5)
+    ]
+    assert verified == [200, 200, 200, 200, 429], "a verified token has its own window"
+
+
+def test_creations_have_their_own_lower_limit(monkeypatch, redis_client):
+    client = app_with(monkeypatch, DICEHALL_RATE_LIMIT="100/60", DICEHALL_CREATE_LIMIT="3/60")
+    body = {"game": "toy", "seats": [{"kind": "human"}] * 2}
+    codes = [
+        client.post("/v1/games", json=body, headers={"Authorization": f"Bearer x{n}"}).status_code
+        for n in range(2)
+    ]
+    codes.append(client.post("/v1/bots", json={"name": "b", "owner": "o"}).status_code)
+    refused = client.post("/v1/games", json=body)
+    assert codes == [201, 201, 201] and refused.status_code == 429
+    assert "creations" in refused.get_json()["detail"]
+    assert client.get("/v1/catalogue").status_code == 200, "other requests go on"
+
+
+def test_forwarded_addresses_count_only_behind_trusted_proxies(monkeypatch, redis_client):
+    def codes(client) -> list[int]:
+        return [
+            client.get("/v1/catalogue", headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
+            for n in range(3)
+        ]
+
+    assert codes(app_with(monkeypatch, DICEHALL_RATE_LIMIT="2/60")) == [200, 200, 429]
+    redis_client.flushdb()
+    trusting = app_with(monkeypatch, DICEHALL_RATE_LIMIT="2/60", DICEHALL_TRUSTED_PROXIES="1")
+    assert codes(trusting) == [200, 200, 200]

@@ -38,6 +38,12 @@ def seat_specs(humans: int, bots: int, bot: str, names: tuple[str, ...]) -> list
     default=None,
     help="Seconds per decision; after it the server plays a fallback move.",
 )
+@click.option("--public", is_flag=True, help="List the game and let anybody take its open seats.")
+@click.option(
+    "--invite",
+    is_flag=True,
+    help="Leave the human seats open and print an invite (a `dicehall play` command) per seat.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
 @pass_client
 def new(
@@ -50,16 +56,30 @@ def new(
     option_pairs: tuple[str, ...],
     seed: str | None,
     decision_seconds: float | None,
+    public: bool,
+    invite: bool,
     as_json: bool,
 ) -> None:
-    """Create a GAME with human and bot seats; join every human seat and print the tokens."""
+    """Create a GAME with human and bot seats; join every human seat and print the tokens
+    (with --invite: print an invite per human seat instead)."""
     seats = seat_specs(humans, bots, bot, names)
-    created = client.create_game(game, seats, parse_options(option_pairs), seed, decision_seconds)
+    created = client.create_game(
+        game,
+        seats,
+        parse_options(option_pairs),
+        seed,
+        decision_seconds,
+        visibility="public" if public else "private",
+    )
     game_id = created["id"]
+    if invite:
+        print_invites(game_id, created, public, as_json)
+        return
+    creator = client.with_token(created["creator_token"])
     joined = []
     for index, seat in enumerate(seats):
         if seat["kind"] == "human":
-            answer = client.join(game_id, index, seat["name"])
+            answer = creator.join(game_id, index, seat["name"])
             joined.append(
                 {
                     "seat": answer.get("seat", index),
@@ -96,3 +116,36 @@ def new(
             console.print(
                 f"  dicehall play --join {game_id} --token {seat['seat_token']}", soft_wrap=True
             )
+
+
+def print_invites(game_id: str, created: dict[str, Any], public: bool, as_json: bool) -> None:
+    """The command each invited player runs to take their seat."""
+    invites = created.get("invites") or {}
+    open_seats = [
+        int(seat["seat"])
+        for seat in created.get("seats") or []
+        if seat.get("kind") == "human" and not seat.get("joined")
+    ]
+    commands = {
+        seat: f"dicehall play --join {game_id} --seat {seat}"
+        + ("" if public else f" --token {invites[str(seat)]}")
+        for seat in open_seats
+    }
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "id": game_id,
+                    "creator_token": created.get("creator_token"),
+                    "commitment": created.get("commitment"),
+                    "invites": invites,
+                    "commands": {str(seat): command for seat, command in commands.items()},
+                }
+            )
+        )
+        return
+    console.print(f"[bold]game[/] {game_id}")
+    console.print(f"[bold]creator token[/] {created.get('creator_token')}")
+    console.print("send each player their command:", soft_wrap=True)
+    for seat, command in commands.items():
+        console.print(f"  seat {seat}: {command}", soft_wrap=True)

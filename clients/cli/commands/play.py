@@ -74,8 +74,9 @@ def create_and_join(
         raise click.BadParameter(f"with {bots} bots the seats are 0-{bots}", param_hint="--seat")
     seats: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(bots)]
     seats.insert(my_seat, {"kind": "human", "name": name})
-    game_id = client.create_game(game, seats, options, seed)["id"]
-    joined = client.join(game_id, my_seat, name)
+    created = client.create_game(game, seats, options, seed)
+    game_id = created["id"]
+    joined = client.with_token(created["creator_token"]).join(game_id, my_seat, name)
     console.print(f"[dim]seat token {joined['seat_token']}[/]")
     return client.with_token(joined["seat_token"]), game_id, my_seat
 
@@ -84,7 +85,11 @@ def take_existing(
     client: Client, game_id: str, my_seat: int | None, name: str
 ) -> tuple[Client, str, int]:
     """Continue as the seat of ``--token``, or join ``my_seat`` (default: the first open human
-    seat) of an existing game; (me, id, seat)."""
+    seat) of an existing game, with ``--token`` an invite or the creator's token when the game
+    is private; (me, id, seat)."""
+    invite = None
+    if client.token and client.token.startswith(("invite_", "creator_")):
+        invite, client = client.token, client.with_token(None)
     if client.token:
         seat = client.view(game_id).get("seat")
         if seat is None:
@@ -99,7 +104,7 @@ def take_existing(
         if not open_seats:
             raise click.UsageError("that game has no open human seat (pass --token to resume)")
         my_seat = int(open_seats[0])
-    joined = client.join(game_id, my_seat, name)
+    joined = client.join(game_id, my_seat, name, invite=invite)
     console.print(f"[dim]seat token {joined['seat_token']}[/]")
     return client.with_token(joined["seat_token"]), game_id, my_seat
 
@@ -111,7 +116,8 @@ def take_existing(
     "join_id",
     metavar="GAME_ID",
     help="Sit at an existing game (e.g. from `dicehall new`) instead of creating one; "
-    "with --token, continue as that seat.",
+    "with --token, continue as that seat (a seat token) or take a seat of a private game "
+    "(its invite token).",
 )
 @click.option("--bots", default=1, show_default=True, type=click.IntRange(0), help="Bot seats.")
 @click.option("--bot", default="heuristic", show_default=True, help="Strategy of the bots.")

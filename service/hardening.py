@@ -1,0 +1,102 @@
+"""Limits on what a request may carry, checked before any handler parses it.
+
+- a body larger than ``DICEHALL_MAX_BODY`` bytes (default 65,536) is ``413 body_too_large``;
+- a body that does not arrive whole within ``DICEHALL_BODY_SECONDS`` (default 5: a
+  ``Content-Length`` larger than what is sent) is ``408 body_timeout``; a chunked body
+  that does not parse is ``400 malformed_body``;
+- JSON nested deeper than ``MAX_DEPTH`` or with a number of more than ``MAX_NUMBER_CHARS``
+  characters is ``422 json_too_deep`` / ``json_number_too_long`` (Python would otherwise
+  recurse without bound or refuse to convert it, both 500s).
+
+Header limits (request line, header size) are gunicorn's (``deploy/gunicorn.conf.py``); its
+own answers are rewritten as problem+json by :mod:`service.gunicorn_errors`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from flask import Flask, request
+from werkzeug.exceptions import ClientDisconnected
+
+from service.problems import Problem
+
+MAX_DEPTH = 32
+MAX_NUMBER_CHARS = 40
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def check_json_text(text: str) -> None:
+    """Refuse JSON text nested too deep or holding an over-long number. Raises Problem 422.
+    Malformed JSON passes: the schema layer answers it as ``invalid_json``."""
+    bare = _STRING.sub('""', text)
+    depth = deepest = 0
+    for char in bare:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                raise Problem(
+                    422, "json_too_deep", f"the JSON body nests deeper than {MAX_DEPTH} levels"
+                )
+        elif char in "]}":
+            depth -= 1
+    for match in _NUMBER.finditer(bare):
+        if len(match.group()) > MAX_NUMBER_CHARS:
+            raise Problem(
+                422,
+                "json_number_too_long",
+                f"a number in the JSON body has more than {MAX_NUMBER_CHARS} characters",
+            )
+
+
+def _read_body(seconds: float) -> bytes:
+    """The request body, read with a timeout on the client socket when there is one."""
+    sock = request.environ.get("gunicorn.socket")
+    timed = hasattr(sock, "settimeout") and hasattr(sock, "gettimeout")
+    previous = sock.gettimeout() if timed else None
+    try:
+        if timed:
+            sock.settimeout(seconds)
+        return request.get_data(cache=True)
+    except TimeoutError:
+        raise Problem(
+            408, "body_timeout", f"the body did not arrive whole within {seconds:g} s"
+        ) from None
+    finally:
+        if timed:
+            sock.settimeout(previous)
+
+
+def init_app(app: Flask) -> None:
+    """Limit the body size and check every request body before the handlers see it."""
+    if app.config.get("MAX_CONTENT_LENGTH") is None:
+        app.config["MAX_CONTENT_LENGTH"] = int(os.environ.get("DICEHALL_MAX_BODY", "65536"))
+    seconds = float(os.environ.get("DICEHALL_BODY_SECONDS", "5"))
+
+    @app.before_request
+    def check_body() -> None:
+        if request.method not in _BODY_METHODS:
+            return
+        try:
+            data = _read_body(seconds)
+        except Problem:
+            raise
+        except Exception as exc:
+            if isinstance(exc, ClientDisconnected):
+                raise Problem(
+                    408,
+                    "body_timeout",
+                    f"the body did not arrive whole within {seconds:g} s "
+                    f"(Content-Length said {request.content_length} bytes)",
+                ) from None
+            if getattr(exc, "code", None) == 413:
+                raise
+            if getattr(exc, "code", None) == 400 or type(exc).__module__.startswith("gunicorn"):
+                raise Problem(400, "malformed_body", f"the body could not be read: {exc}") from None
+            raise
+        if data and (request.mimetype or "").endswith("json"):
+            check_json_text(data.decode("utf-8", errors="replace"))
