@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -45,7 +46,7 @@ from rq.results import Result
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.cluster import Cluster, percentile
+from bench.cluster import Cluster, machine_line, machine_state, percentile
 from bench.empty_job import empty_job
 from engine.games import get_game
 from service.config import Settings
@@ -195,14 +196,21 @@ class Table1v1:
             )
 
 
-def bot_period(http: requests.Session, base: str, game: str, bot: str, seconds: float,
-               tick: Callable[[], None]) -> Period:
-    """Play games against the bot for ``seconds``; each sample as the class docs say."""
+def bot_period(
+    http: requests.Session, base: str, game: str, bot: str, seconds: float, tick: Callable[[], None]
+) -> Period:
+    """Play games against the bot for ``seconds`` (longer, up to a minute more, until there is
+    a sample); each sample as the module's docs say."""
     period = Period("bot reply")
     stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
+
+    def going() -> bool:
+        now = time.monotonic()
+        return now < stop or (not period.client and now < stop + REPLY_TIMEOUT)
+
+    while going():
         table = Table1v1(http, base, game, bot)
-        while not table.over and time.monotonic() < stop:
+        while not table.over and going():
             table.until_human_owes()
             if table.over:
                 break
@@ -219,7 +227,7 @@ def empty_job_period(queue: Queue, seconds: float, tick: Callable[[], None]) -> 
     """Enqueue empty jobs one after the other for ``seconds``, waiting for each result."""
     period = Period("empty job")
     stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
+    while time.monotonic() < stop or not period.client:
         t0 = time.perf_counter()
         job = queue.enqueue(empty_job, result_ttl=60)
         result = job.latest_result(timeout=int(REPLY_TIMEOUT))
@@ -242,8 +250,14 @@ def game_table(game: str, periods: list[Period], args: argparse.Namespace) -> Ta
         title=f"{game}: human (heuristic) v {args.bot} bot, {args.workers} rq worker(s), "
         f"{args.seconds:g} s periods"
     )
-    for column in ("period", "samples", "client p50 ms", "client p95 ms", "server p50 ms",
-                   "server p95 ms"):
+    for column in (
+        "period",
+        "samples",
+        "client p50 ms",
+        "client p95 ms",
+        "server p50 ms",
+        "server p95 ms",
+    ):
         table.add_column(column, justify="right")
     for n, period in enumerate(periods):
         table.add_row(
@@ -263,8 +277,16 @@ def pooled(periods: list[Period], kind: str, side: str) -> list[float]:
 
 def summary_table(results: dict[str, list[Period]]) -> Table:
     table = Table(title="bot reply against an empty rq job (all periods of a game together)")
-    for column in ("game", "bot p50 ms", "bot p95 ms", "empty job p50 ms", "empty job p95 ms",
-                   "ratio p50 (client)", "ratio p50 (server)", "ratio p50 per alternation"):
+    for column in (
+        "game",
+        "bot p50 ms",
+        "bot p95 ms",
+        "empty job p50 ms",
+        "empty job p95 ms",
+        "ratio p50 (client)",
+        "ratio p50 (server)",
+        "ratio p50 per alternation",
+    ):
         table.add_column(column, justify="right")
     for game, periods in results.items():
         bot, empty = pooled(periods, "bot reply", "client"), pooled(periods, "empty job", "client")
@@ -294,6 +316,36 @@ def summary_table(results: dict[str, list[Period]]) -> Table:
     return table
 
 
+def report(
+    machine: dict[str, Any], args: argparse.Namespace, results: dict[str, list[Period]]
+) -> dict[str, Any]:
+    """The figures as ``--json`` writes them: per game, p50/p95 in ms of each kind and side,
+    pooled and per period."""
+
+    def figures(values: list[float]) -> dict[str, Any]:
+        return {
+            "samples": len(values),
+            "p50_ms": percentile(values, 50) * 1000,
+            "p95_ms": percentile(values, 95) * 1000,
+        }
+
+    games = {}
+    for game, periods in results.items():
+        row: dict[str, Any] = {}
+        for kind, name in (("bot reply", "bot_reply"), ("empty job", "empty_job")):
+            for side in ("client", "server"):
+                row[f"{name}_{side}"] = figures(pooled(periods, kind, side))
+        for side in ("client", "server"):
+            empty = row[f"empty_job_{side}"]["p50_ms"]
+            row[f"ratio_p50_{side}"] = row[f"bot_reply_{side}"]["p50_ms"] / empty if empty else None
+        row["periods"] = [
+            {"kind": p.kind, "client": figures(p.client), "server": figures(p.server)}
+            for p in periods
+        ]
+        games[game] = row
+    return {"machine": machine, "args": vars(args) | {"json": str(args.json)}, "games": games}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -303,9 +355,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alternations", type=int, default=3, help="periods of each kind")
     parser.add_argument("--bot", default="random", help="the bot seat's bot")
     parser.add_argument("--workers", type=int, default=1, help="rq workers")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 200)
     games = GAMES if args.game == "all" else (args.game,)
+    machine = machine_state()
     results: dict[str, list[Period]] = {}
     http = requests.Session()
     with Cluster() as cluster:
@@ -340,10 +394,14 @@ def main(argv: list[str] | None = None) -> None:
         console.print(game_table(game, periods, args))
     console.print(summary_table(results))
     console.print(
-        "ratio = bot reply p50 : empty rq job p50 (target <= 2); client: POST sent to the bot's "
-        "move on the feed, against enqueue to result; server: human commit to bot commit (game "
-        "log), against rq's enqueued_at to ended_at"
+        "ratio = bot reply p50 : empty rq job p50 (target <= 2); client: POST sent to the "
+        "bot's move on the SSE stream, against enqueue to result; server: human commit to bot "
+        "commit (game log), against rq's enqueued_at to ended_at"
     )
+    machine["load_after"] = os.getloadavg()
+    console.print(machine_line(machine))
+    if args.json:
+        args.json.write_text(json.dumps(report(machine, args, results), indent=2))
     if any(not pooled(p, "bot reply", "client") for p in results.values()):
         raise SystemExit("no bot reply was sampled for some game: lengthen --seconds")
 

@@ -10,13 +10,16 @@ time of a gunicorn's worker processes (from ``/proc``).
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import redis
 import requests
@@ -61,8 +64,19 @@ class Cluster:
         """Start redis-server on a free port; sets ``redis_url`` and the children's env."""
         port = free_port()
         self._start(
-            [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.workdir],
+            [
+                redis_server_binary(),
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.workdir,
+            ],
             dict(os.environ),
             "redis.log",
         )
@@ -84,8 +98,18 @@ class Cluster:
         port = free_port()
         name = f"gunicorn-{port}.log"
         proc = self._start(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-             "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null", app],
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                str(ROOT / "deploy" / "gunicorn.conf.py"),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--access-logfile",
+                "/dev/null",
+                app,
+            ],
             {**self.env, **(extra_env or {})},
             name,
         )
@@ -148,7 +172,9 @@ class RedisCounters:
             if not calls["info"]:
                 del calls["info"]
         return RedisCounters(
-            calls, self.reads - before.reads - 1, self.writes - before.writes - 1,
+            calls,
+            self.reads - before.reads - 1,
+            self.writes - before.writes - 1,
             self.cpu - before.cpu,
         )
 
@@ -190,3 +216,24 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
     return ordered[rank]
+
+
+def machine_state() -> dict[str, Any]:
+    """When and where a bench ran: UTC time, host, cores, load average at the start."""
+    return {
+        "utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M"),
+        "host": platform.node(),
+        "python": platform.python_version(),
+        "cores": os.cpu_count(),
+        "load_before": os.getloadavg(),
+    }
+
+
+def machine_line(machine: dict[str, Any]) -> str:
+    """One line saying how busy the machine was (the figures depend on it)."""
+    before = " ".join(f"{x:.1f}" for x in machine["load_before"])
+    after = " ".join(f"{x:.1f}" for x in machine.get("load_after", ()))
+    return (
+        f"{machine['utc']} UTC on {machine['host']}, {machine['cores']} cores, Python "
+        f"{machine['python']}; load average {before} before, {after} after"
+    )

@@ -44,7 +44,9 @@ ratios, and rerun on a quiet machine before trusting absolute numbers.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -52,6 +54,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
@@ -59,7 +62,14 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.cluster import Cluster, RedisCounters, children_cpu_seconds, percentile
+from bench.cluster import (
+    Cluster,
+    RedisCounters,
+    children_cpu_seconds,
+    machine_line,
+    machine_state,
+    percentile,
+)
 from bench.http_load import Script, Tally, floor_period, play_period, warm
 from engine.dice import Dice
 from engine.games import get_game
@@ -233,8 +243,15 @@ def periods_table(figures: GameFigures, args: argparse.Namespace) -> Table:
         f"{args.seats} seats, stored state ~{figures.state_bytes} B"
     )
     for column in (
-        "period", "ops/s", "p50 ms", "p99 ms", "Redis cmds/op", "round trips/op",
-        "MULTI blocks/op", "server CPU ms/op", "Redis CPU ms/op",
+        "period",
+        "ops/s",
+        "p50 ms",
+        "p99 ms",
+        "Redis cmds/op",
+        "round trips/op",
+        "MULTI blocks/op",
+        "server CPU ms/op",
+        "Redis CPU ms/op",
     ):
         table.add_column(column, justify="right")
     for n, period in enumerate(figures.periods):
@@ -253,52 +270,89 @@ def periods_table(figures: GameFigures, args: argparse.Namespace) -> Table:
     return table
 
 
-def top_commands(figures: GameFigures, top: int = 8) -> str:
-    """The commands a move makes most, per move over the API periods."""
-    api = figures.of("API")
-    moves = sum(p.ops for p in api)
-    counts: Counter[str] = Counter()
-    for period in api:
-        counts.update(period.redis.calls)
-    shown = ", ".join(f"{name} {count / moves:.2f}" for name, count in counts.most_common(top))
-    return f"{figures.game}: Redis commands per move: {shown}"
-
-
 def median_of(periods: list[Period], value: Callable[[Period], float]) -> float:
-    return statistics.median(value(p) for p in periods)
+    return statistics.median(value(p) for p in periods) if periods else float("nan")
 
 
-def summary_table(all_figures: list[GameFigures]) -> Table:
+def ratio(a: float, b: float) -> float:
+    return a / b if b else float("nan")
+
+
+def summary(figures: GameFigures) -> dict[str, Any]:
+    """The figures of one game (medians over its periods unless named min), as printed and
+    as written by ``--json``."""
+    api, floor = figures.of("API"), figures.of("floor")
+    rates, floors = [p.rate for p in api], [p.rate for p in floor]
+    cpu = median_of(api, lambda p: p.per_op(p.server_cpu))
+    moves = sum(p.ops for p in api)
+    calls: Counter[str] = Counter()
+    for period in api:
+        calls.update(period.redis.calls)
+    return {
+        "game": figures.game,
+        "state_bytes": figures.state_bytes,
+        "moves_per_s": {"min": min(rates), "median": statistics.median(rates)},
+        "floor_per_s": {"min": min(floors), "median": statistics.median(floors)},
+        "ratio_median": ratio(statistics.median(rates), statistics.median(floors)),
+        "ratio_min": ratio(min(rates), min(floors)),
+        "round_trips_per_move": median_of(api, lambda p: p.per_op(p.redis.writes)),
+        "floor_round_trips_per_request": median_of(floor, lambda p: p.per_op(p.redis.writes)),
+        "commands_per_move": median_of(api, lambda p: p.per_op(p.redis.commands)),
+        "round_trip_bound_per_move": median_of(api, lambda p: p.per_op(p.redis.round_trip_bound)),
+        "multi_blocks_per_move": median_of(api, lambda p: p.per_op(p.redis.transactions)),
+        "commands_per_move_by_name": {
+            name: count / moves for name, count in calls.most_common() if moves
+        },
+        "engine_ms_per_move": figures.engine_seconds_per_move * 1000,
+        "api_cpu_ms_per_move": cpu * 1000,
+        "engine_share": ratio(figures.engine_seconds_per_move, cpu),
+        "periods": [
+            {
+                "kind": p.kind,
+                "ops": p.ops,
+                "seconds": p.seconds,
+                "per_s": p.rate,
+                "p50_ms": percentile(p.latencies, 50) * 1000,
+                "p99_ms": percentile(p.latencies, 99) * 1000,
+                "commands_per_op": p.per_op(p.redis.commands),
+                "round_trips_per_op": p.per_op(p.redis.writes),
+                "server_cpu_ms_per_op": p.per_op(p.server_cpu) * 1000,
+                "redis_cpu_ms_per_op": p.per_op(p.redis.cpu) * 1000,
+            }
+            for p in figures.periods
+        ],
+    }
+
+
+def top_commands(row: dict[str, Any], top: int = 8) -> str:
+    """The commands a move makes most, per move over the API periods."""
+    by_name = list(row["commands_per_move_by_name"].items())[:top]
+    shown = ", ".join(f"{name} {count:.2f}" for name, count in by_name)
+    return f"{row['game']}: Redis commands per move: {shown}"
+
+
+def summary_table(rows: list[dict[str, Any]]) -> Table:
     table = Table(title="moves/s against floor requests/s, and what a move costs (median periods)")
-    for column in (
-        "game", "moves/s min", "moves/s median", "floor/s min", "floor/s median",
-        "ratio median", "ratio min", "round trips/move", "floor round trips/req",
-        "Redis cmds/move", "cmdstats bound", "engine ms/move", "API CPU ms/move",
-        "engine share",
-    ):
+    columns = {
+        "game": lambda r: r["game"],
+        "moves/s min": lambda r: f"{r['moves_per_s']['min']:,.1f}",
+        "moves/s median": lambda r: f"{r['moves_per_s']['median']:,.1f}",
+        "floor/s min": lambda r: f"{r['floor_per_s']['min']:,.1f}",
+        "floor/s median": lambda r: f"{r['floor_per_s']['median']:,.1f}",
+        "ratio median": lambda r: f"{r['ratio_median']:.2f}",
+        "ratio min": lambda r: f"{r['ratio_min']:.2f}",
+        "round trips/move": lambda r: f"{r['round_trips_per_move']:.2f}",
+        "floor round trips/req": lambda r: f"{r['floor_round_trips_per_request']:.2f}",
+        "Redis cmds/move": lambda r: f"{r['commands_per_move']:.2f}",
+        "cmdstats bound": lambda r: f"{r['round_trip_bound_per_move']:.2f}",
+        "engine ms/move": lambda r: f"{r['engine_ms_per_move']:.3f}",
+        "API CPU ms/move": lambda r: f"{r['api_cpu_ms_per_move']:.2f}",
+        "engine share": lambda r: f"{r['engine_share']:.1%}",
+    }
+    for column in columns:
         table.add_column(column, justify="right")
-    for figures in all_figures:
-        api, floor = figures.of("API"), figures.of("floor")
-        rates = [p.rate for p in api]
-        floors = [p.rate for p in floor]
-        cpu = median_of(api, lambda p: p.per_op(p.server_cpu))
-        engine = figures.engine_seconds_per_move
-        table.add_row(
-            figures.game,
-            f"{min(rates):,.1f}",
-            f"{statistics.median(rates):,.1f}",
-            f"{min(floors):,.1f}",
-            f"{statistics.median(floors):,.1f}",
-            f"{statistics.median(rates) / statistics.median(floors):.2f}",
-            f"{min(rates) / min(floors):.2f}",
-            f"{median_of(api, lambda p: p.per_op(p.redis.writes)):.2f}",
-            f"{median_of(floor, lambda p: p.per_op(p.redis.writes)):.2f}",
-            f"{median_of(api, lambda p: p.per_op(p.redis.commands)):.2f}",
-            f"{median_of(api, lambda p: p.per_op(p.redis.round_trip_bound)):.2f}",
-            ms(engine),
-            ms(cpu),
-            f"{engine / cpu:.1%}" if cpu > 0 else "n/a",
-        )
+    for row in rows:
+        table.add_row(*(cell(row) for cell in columns.values()))
     return table
 
 
@@ -313,9 +367,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alternations", type=int, default=3, help="API and floor periods each")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of API warm-up a game")
     parser.add_argument("--scripts", type=int, default=16, help="bot games the clients replay")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 200)
     games = GAMES if args.game == "all" else (args.game,)
+    machine = machine_state()
     results: list[GameFigures] = []
     with Cluster() as cluster:
         bench = Bench(args, cluster)
@@ -325,15 +381,26 @@ def main(argv: list[str] | None = None) -> None:
                     results.append(bench.run_game(progress, game))
         finally:
             bench.close()
-    for figures in results:
+    rows = [summary(figures) for figures in results]
+    for figures, row in zip(results, rows, strict=True):
         console.print(periods_table(figures, args))
-        console.print(top_commands(figures))
-    console.print(summary_table(results))
+        console.print(top_commands(row))
+    console.print(summary_table(rows))
     console.print(
         "ratio = moves/s : floor requests/s (target >= 0.6); round trips from Redis's reply "
         "writes (target: <= 3 for the POST + <= 1 for the GET, so <= 4 a move); engine share "
         "= legal_actions + apply CPU against the API workers' CPU per move (target <= 10%)"
     )
+
+    machine["load_after"] = os.getloadavg()
+    console.print(machine_line(machine))
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {"machine": machine, "args": vars(args) | {"json": str(args.json)}, "games": rows},
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":
