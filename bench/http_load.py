@@ -44,10 +44,11 @@ class Script:
 
 @dataclass
 class Tally:
-    """What a client did in a period: operations finished by the stop time and their
-    latencies in seconds."""
+    """What a client did in a period: operations finished by the stop time, their latencies
+    in seconds, and the games it set up."""
 
     ops: int = 0
+    games: int = 0
     latencies: list[float] = field(default_factory=list)
 
 
@@ -64,6 +65,37 @@ def _check(reply: requests.Response, what: str) -> dict[str, Any]:
     return reply.json()
 
 
+def set_up(http: requests.Session, base: str, script: Script) -> tuple[str, list[dict], dict]:
+    """Create the script's game with its seed, join every seat; the id, each seat's auth
+    header and the game's summary."""
+    created = _check(
+        http.post(
+            f"{base}/v1/games",
+            json={
+                "game": script.game,
+                "seats": [{"kind": "human"}] * script.seats,
+                "options": script.options,
+                "seed": script.seed,
+            },
+        ),
+        "create",
+    )
+    gid = created["id"]
+    auth = []
+    for seat in range(script.seats):
+        joined = _check(http.post(f"{base}/v1/games/{gid}/seats/{seat}/join", json={}), "join")
+        auth.append({"Authorization": f"Bearer {joined['seat_token']}"})
+    return gid, auth, _check(http.get(f"{base}/v1/games/{gid}"), "summary")
+
+
+def setup_period(base: str, scripts: list[Script], first: int, step: int, games: int) -> Tally:
+    """Only set up ``games`` games (what a game's start costs, to take out of the moves')."""
+    http = session()
+    for n in range(games):
+        set_up(http, base, scripts[(first + n * step) % len(scripts)])
+    return Tally(ops=games, games=games)
+
+
 def play_period(
     base: str, scripts: list[Script], first: int, step: int, start: float, stop: float
 ) -> Tally:
@@ -75,29 +107,8 @@ def play_period(
     while time.monotonic() < stop:
         script = scripts[n % len(scripts)]
         n += step
-        created = _check(
-            http.post(
-                f"{base}/v1/games",
-                json={
-                    "game": script.game,
-                    "seats": [{"kind": "human"}] * script.seats,
-                    "options": script.options,
-                    "seed": script.seed,
-                },
-            ),
-            "create",
-        )
-        gid = created["id"]
-        auth = [
-            {
-                "Authorization": "Bearer "
-                + _check(http.post(f"{base}/v1/games/{gid}/seats/{s}/join", json={}), "join")[
-                    "seat_token"
-                ]
-            }
-            for s in range(script.seats)
-        ]
-        summary = _check(http.get(f"{base}/v1/games/{gid}"), "summary")
+        gid, auth, summary = set_up(http, base, script)
+        tally.games += 1
         version, to_act = summary["version"], summary["to_act"]
         for seat, action in script.moves:
             if time.monotonic() >= stop:

@@ -70,7 +70,7 @@ from bench.cluster import (
     machine_state,
     percentile,
 )
-from bench.http_load import Script, Tally, floor_period, play_period, warm
+from bench.http_load import Script, Tally, floor_period, play_period, setup_period, warm
 from engine.dice import Dice
 from engine.games import get_game
 from engine.simulate import make_bots, play
@@ -88,13 +88,34 @@ class Period:
     latencies: list[float]
     redis: RedisCounters
     server_cpu: float
+    games: int = 0
 
     @property
     def rate(self) -> float:
-        return self.ops / self.seconds
+        return self.ops / self.seconds if self.seconds else float("nan")
 
     def per_op(self, count: float) -> float:
         return count / self.ops if self.ops else float("nan")
+
+    def costs(self, setup: Period | None = None) -> dict[str, float]:
+        """Per operation: Redis commands, round trips (reply writes), MULTI blocks, the
+        commandstats bound, server and Redis CPU ms; less ``setup``'s cost per game for each
+        game this period set up."""
+
+        def per_op(amount: Callable[[Period], float]) -> float:
+            spent = amount(self)
+            if setup is not None and self.games:
+                spent -= self.games * setup.per_op(amount(setup))
+            return self.per_op(spent)
+
+        return {
+            "commands": per_op(lambda p: p.redis.commands),
+            "round_trips": per_op(lambda p: p.redis.writes),
+            "multi_blocks": per_op(lambda p: p.redis.transactions),
+            "round_trip_bound": per_op(lambda p: p.redis.round_trip_bound),
+            "server_cpu_ms": per_op(lambda p: p.server_cpu) * 1000,
+            "redis_cpu_ms": per_op(lambda p: p.redis.cpu) * 1000,
+        }
 
 
 @dataclass
@@ -103,8 +124,13 @@ class GameFigures:
 
     game: str
     state_bytes: int
+    setup: Period
     periods: list[Period] = field(default_factory=list)
     engine_seconds_per_move: float = 0.0
+
+    def costs(self, period: Period) -> dict[str, float]:
+        """A period's costs per operation; a move's without the set-up of games."""
+        return period.costs(self.setup if period.kind == "API" else None)
 
     def of(self, kind: str) -> list[Period]:
         return [p for p in self.periods if p.kind == kind]
@@ -163,7 +189,8 @@ class Bench:
         progress.update(task, completed=1)
         self.api_period(progress, f"{game} warm-up", scripts, args.warmup)
         sizes = [self.redis.hstrlen(key, "state") for key in self.redis.scan_iter("dh:*:game")]
-        figures = GameFigures(game, int(statistics.mean(sizes)) if sizes else 1000)
+        setup = self.setup_phase(scripts)
+        figures = GameFigures(game, int(statistics.mean(sizes)) if sizes else 1000, setup)
         for n in range(1, args.alternations + 1):
             figures.periods.append(self.api_period(progress, f"{game} API {n}", scripts))
             figures.periods.append(
@@ -171,6 +198,20 @@ class Bench:
             )
         figures.engine_seconds_per_move = engine_seconds_per_move(scripts)
         return figures
+
+    def setup_phase(self, scripts: list[Script]) -> Period:
+        """Every client sets up ``--setup-games`` games, moving none: a game's set-up cost."""
+        args = self.args
+        before, cpu = RedisCounters.read(self.redis), children_cpu_seconds(self.api_proc.pid)
+        tallies = self.pool.starmap(
+            setup_period,
+            [(self.api, scripts, i, args.clients, args.setup_games) for i in range(args.clients)],
+            chunksize=1,
+        )
+        counters = RedisCounters.read(self.redis).since(before)
+        cpu = children_cpu_seconds(self.api_proc.pid) - cpu
+        games = sum(t.games for t in tallies)
+        return Period("setup", games, 0.0, [], counters, cpu, games)
 
     def api_period(
         self, progress: Progress, label: str, scripts: list[Script], seconds: float | None = None
@@ -230,6 +271,7 @@ class Bench:
             [x for t in tallies for x in t.latencies],
             counters,
             cpu,
+            sum(t.games for t in tallies),
         )
 
 
@@ -240,7 +282,8 @@ def ms(seconds: float) -> str:
 def periods_table(figures: GameFigures, args: argparse.Namespace) -> Table:
     table = Table(
         title=f"{figures.game}: {args.clients} client processes, {args.seconds:g} s periods, "
-        f"{args.seats} seats, stored state ~{figures.state_bytes} B"
+        f"{args.seats} seats, stored state ~{figures.state_bytes} B; a move's costs exclude "
+        "the set-up of its game (own row, per game)"
     )
     for column in (
         "period",
@@ -254,18 +297,22 @@ def periods_table(figures: GameFigures, args: argparse.Namespace) -> Table:
         "Redis CPU ms/op",
     ):
         table.add_column(column, justify="right")
-    for n, period in enumerate(figures.periods):
-        counters = period.redis
+    names = {"API": "API moves", "floor": "floor CAS"}
+    rows = [(f"game set-up ({figures.setup.games})", figures.setup)] + [
+        (f"{names[p.kind]} {n // 2 + 1}", p) for n, p in enumerate(figures.periods)
+    ]
+    for name, period in rows:
+        costs = figures.costs(period)
         table.add_row(
-            f"{'API moves' if period.kind == 'API' else 'floor CAS'} {n // 2 + 1}",
-            f"{period.rate:,.1f}",
-            ms(percentile(period.latencies, 50)),
-            ms(percentile(period.latencies, 99)),
-            f"{period.per_op(counters.commands):.2f}",
-            f"{period.per_op(counters.writes):.2f}",
-            f"{period.per_op(counters.transactions):.2f}",
-            ms(period.per_op(period.server_cpu)),
-            ms(period.per_op(counters.cpu)),
+            name,
+            f"{period.rate:,.1f}" if period.seconds else "",
+            ms(percentile(period.latencies, 50)) if period.latencies else "",
+            ms(percentile(period.latencies, 99)) if period.latencies else "",
+            f"{costs['commands']:.2f}",
+            f"{costs['round_trips']:.2f}",
+            f"{costs['multi_blocks']:.2f}",
+            f"{costs['server_cpu_ms']:.2f}",
+            f"{costs['redis_cpu_ms']:.2f}",
         )
     return table
 
@@ -283,11 +330,18 @@ def summary(figures: GameFigures) -> dict[str, Any]:
     as written by ``--json``."""
     api, floor = figures.of("API"), figures.of("floor")
     rates, floors = [p.rate for p in api], [p.rate for p in floor]
-    cpu = median_of(api, lambda p: p.per_op(p.server_cpu))
+
+    def cost(periods: list[Period], name: str) -> float:
+        return median_of(periods, lambda p: figures.costs(p)[name])
+
+    cpu = cost(api, "server_cpu_ms") / 1000
     moves = sum(p.ops for p in api)
+    games = sum(p.games for p in api)
     calls: Counter[str] = Counter()
     for period in api:
         calls.update(period.redis.calls)
+    for name, count in figures.setup.redis.calls.items():
+        calls[name] -= count * games / figures.setup.games
     return {
         "game": figures.game,
         "state_bytes": figures.state_bytes,
@@ -295,14 +349,15 @@ def summary(figures: GameFigures) -> dict[str, Any]:
         "floor_per_s": {"min": min(floors), "median": statistics.median(floors)},
         "ratio_median": ratio(statistics.median(rates), statistics.median(floors)),
         "ratio_min": ratio(min(rates), min(floors)),
-        "round_trips_per_move": median_of(api, lambda p: p.per_op(p.redis.writes)),
-        "floor_round_trips_per_request": median_of(floor, lambda p: p.per_op(p.redis.writes)),
-        "commands_per_move": median_of(api, lambda p: p.per_op(p.redis.commands)),
-        "round_trip_bound_per_move": median_of(api, lambda p: p.per_op(p.redis.round_trip_bound)),
-        "multi_blocks_per_move": median_of(api, lambda p: p.per_op(p.redis.transactions)),
+        "round_trips_per_move": cost(api, "round_trips"),
+        "floor_round_trips_per_request": cost(floor, "round_trips"),
+        "commands_per_move": cost(api, "commands"),
+        "round_trip_bound_per_move": cost(api, "round_trip_bound"),
+        "multi_blocks_per_move": cost(api, "multi_blocks"),
         "commands_per_move_by_name": {
-            name: count / moves for name, count in calls.most_common() if moves
+            name: count / moves for name, count in calls.most_common() if moves and count > 0
         },
+        "setup_per_game": figures.setup.costs(),
         "engine_ms_per_move": figures.engine_seconds_per_move * 1000,
         "api_cpu_ms_per_move": cpu * 1000,
         "engine_share": ratio(figures.engine_seconds_per_move, cpu),
@@ -314,10 +369,8 @@ def summary(figures: GameFigures) -> dict[str, Any]:
                 "per_s": p.rate,
                 "p50_ms": percentile(p.latencies, 50) * 1000,
                 "p99_ms": percentile(p.latencies, 99) * 1000,
-                "commands_per_op": p.per_op(p.redis.commands),
-                "round_trips_per_op": p.per_op(p.redis.writes),
-                "server_cpu_ms_per_op": p.per_op(p.server_cpu) * 1000,
-                "redis_cpu_ms_per_op": p.per_op(p.redis.cpu) * 1000,
+                "games_set_up": p.games,
+                **{f"{name}_per_op": value for name, value in figures.costs(p).items()},
             }
             for p in figures.periods
         ],
@@ -367,6 +420,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alternations", type=int, default=3, help="API and floor periods each")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of API warm-up a game")
     parser.add_argument("--scripts", type=int, default=16, help="bot games the clients replay")
+    parser.add_argument(
+        "--setup-games", type=int, default=3, help="games each client sets up to cost a set-up"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 200)
