@@ -28,10 +28,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import random
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,7 +74,8 @@ def _json(reply: requests.Response, what: str) -> dict[str, Any]:
 
 
 class Table1v1:
-    """One game of the human (this process) against a bot seat, followed on its event feed."""
+    """One game of the human (this process) against a bot seat. A reader thread follows the
+    game's SSE stream and stamps each event with the moment it arrived."""
 
     def __init__(self, http: requests.Session, base: str, game: str, bot: str) -> None:
         self.http, self.base = http, base
@@ -89,10 +92,12 @@ class Table1v1:
         summary = _json(http.get(f"{base}/v1/games/{self.id}"), "summary")
         self.version, self.to_act = summary["version"], summary["to_act"]
         self.over = summary["status"] == "over"
-        self.sse = http.get(
+        self.inbox: queue.Queue[tuple[float, dict[str, Any] | None]] = queue.Queue()
+        self.closed = threading.Event()
+        sse = requests.get(
             self.url("events/stream"), headers=self.auth, stream=True, timeout=(5, REPLY_TIMEOUT)
         )
-        self.events = self._stream()
+        threading.Thread(target=self._read, args=(sse,), daemon=True).start()
         self.chooser = get_game(game).bots["heuristic"]()
         self.rng = random.Random(self.id)
         self.pairs: list[tuple[int, int]] = []
@@ -103,52 +108,71 @@ class Table1v1:
     def owes(self, seat: int) -> bool:
         return not self.over and str(seat) in self.to_act
 
-    def _see(self, event: dict[str, Any]) -> None:
-        if event["type"] == "game_over":
+    def _read(self, sse: requests.Response) -> None:
+        """Put every event of the stream in the inbox with its arrival time; None at its end
+        (the game is over, or the table closed: the next heartbeat ends the reading)."""
+        buffer = b""
+        try:
+            for chunk in sse.iter_content(chunk_size=None):
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    fields = dict(
+                        line.split(": ", 1)
+                        for line in block.decode().splitlines()
+                        if ": " in line and not line.startswith(":")
+                    )
+                    if "data" in fields and fields.get("event") != "pending":
+                        self.inbox.put((time.perf_counter(), json.loads(fields["data"])))
+                if self.closed.is_set():
+                    break
+        except requests.RequestException:
+            pass
+        finally:
+            sse.close()
+            self.inbox.put((time.perf_counter(), None))
+
+    def _see(self, event: dict[str, Any] | None) -> None:
+        if event is None or event["type"] == "game_over":
             self.over = True
         elif event["type"] == "to_act" and event["version"] >= self.version:
             self.version, self.to_act = event["version"], event["to_act"]
 
-    def wait_for(self, found: Callable[[dict[str, Any]], bool], what: str) -> None:
-        """Read the game's SSE stream until an event satisfies ``found``."""
-        for event in self.events:
+    def drain(self) -> None:
+        """Take in the events that have arrived, without waiting."""
+        while True:
+            try:
+                _, event = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            self._see(event)
+
+    def wait_for(
+        self, found: Callable[[dict[str, Any] | None], bool], what: str
+    ) -> tuple[float, dict[str, Any] | None]:
+        """Take in events until one satisfies ``found`` (None: the stream ended); that event
+        and when it arrived."""
+        while True:
+            try:
+                at, event = self.inbox.get(timeout=REPLY_TIMEOUT)
+            except queue.Empty:
+                raise RuntimeError(f"game {self.id}: no {what} in {REPLY_TIMEOUT:.0f} s") from None
             self._see(event)
             if found(event):
-                return
-        self.over = True
-        if not found({"type": "end of stream"}):
-            raise RuntimeError(f"game {self.id}: the stream ended before the {what}")
-
-    def _stream(self) -> Iterator[dict[str, Any]]:
-        """The events of the game's SSE stream as they arrive (heartbeats and the pending
-        list skipped); ends with the game. A minute of silence raises (read timeout)."""
-        buffer = b""
-        for chunk in self.sse.iter_content(chunk_size=None):
-            buffer += chunk
-            while b"\n\n" in buffer:
-                block, buffer = buffer.split(b"\n\n", 1)
-                fields = dict(
-                    line.split(": ", 1)
-                    for line in block.decode().splitlines()
-                    if ": " in line and not line.startswith(":")
-                )
-                if "data" in fields and fields.get("event") != "pending":
-                    yield json.loads(fields["data"])
+                return at, event
+            if event is None:
+                raise RuntimeError(f"game {self.id}: the stream ended before the {what}")
 
     def close(self) -> None:
-        self.sse.close()
+        self.closed.set()
 
     def human_move(self) -> float | None:
         """Play one move of the human seat; the bot's reply time when the move handed the bot
-        a new decision, else None."""
+        a new decision (it owed none before), else None."""
         view = _json(self.http.get(self.url("view"), headers=self.auth), "view")["view"]
-        legal = [
-            item["action"]
-            for item in _json(self.http.get(self.url("legal-actions"), headers=self.auth), "legal")[
-                "actions"
-            ]
-        ]
-        action = self.chooser.choose(view, legal, self.rng)
+        legal = _json(self.http.get(self.url("legal-actions"), headers=self.auth), "legal")
+        action = self.chooser.choose(view, [item["action"] for item in legal["actions"]], self.rng)
+        self.drain()
         bot_owed = self.owes(BOT)
         t0 = time.perf_counter()
         reply = self.http.post(self.url("actions"), json={"action": action}, headers=self.auth)
@@ -162,18 +186,18 @@ class Table1v1:
         if bot_owed or not self.owes(BOT):
             return None
         moved = answer["version"]
-        self.wait_for(
-            lambda e: e["type"] == "action" and e["seat"] == BOT and e["version"] > moved,
+        at, event = self.wait_for(
+            lambda e: (
+                e is not None
+                and e["type"] == "action"
+                and e["seat"] == BOT
+                and e["version"] > moved
+            ),
             "bot move",
         )
-        latency = time.perf_counter() - t0
-        self.pairs.append((moved, self.bot_version(moved)))
-        return latency
-
-    def bot_version(self, after: int) -> int:
-        """The version of the bot's first move after ``after`` (already seen on the feed)."""
-        log = _json(self.http.get(self.url("log"), headers=self.auth), "log")["entries"]
-        return min(e["version"] for e in log if e["seat"] == BOT and e["version"] > after)
+        assert event is not None
+        self.pairs.append((moved, event["version"]))
+        return at - t0
 
     def refresh(self) -> None:
         summary = _json(self.http.get(f"{self.base}/v1/games/{self.id}"), "summary")
@@ -189,11 +213,9 @@ class Table1v1:
         return [at[bot] - at[human] for human, bot in self.pairs]
 
     def until_human_owes(self) -> None:
+        self.drain()
         if not self.owes(HUMAN) and not self.over:
-            self.wait_for(
-                lambda e: e["type"] in ("game_over", "end of stream") or self.owes(HUMAN),
-                "decision for the human",
-            )
+            self.wait_for(lambda e: e is None or self.owes(HUMAN), "decision for the human")
 
 
 def bot_period(
