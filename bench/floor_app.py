@@ -2,7 +2,9 @@
 
 ``POST /floor/<id>`` WATCHes a hash holding a blob the size of a real game state, reads it,
 and writes it back with a new version in MULTI/EXEC: the same Redis work as a move, with no
-rules, no schemas and no engine. Served by the same gunicorn config as the API.
+rules, no schemas and no engine (three round trips: WATCH, HMGET, MULTI..EXEC). Served by
+the same gunicorn config as the API. The blob is ``?size=`` bytes (default
+``FLOOR_BLOB_SIZE``, 4000), so one floor server serves every game's state size.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import os
 
 import redis
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 
 BLOB_SIZE = int(os.environ.get("FLOOR_BLOB_SIZE", "4000"))
 
@@ -19,15 +21,20 @@ def create_app() -> Flask:
     app = Flask(__name__)
     client = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True)
 
+    @app.get("/floor/health")
+    def health():
+        return jsonify({"status": "ok"})
+
     @app.post("/floor/<key>")
     def floor(key: str):
+        size = request.args.get("size", BLOB_SIZE, type=int)
         name = f"floor:{{{key}}}:game"
         with client.pipeline() as pipe:
             while True:
                 try:
                     pipe.watch(name)
                     state, version = pipe.hmget(name, ["state", "version"])
-                    blob = state or "x" * BLOB_SIZE
+                    blob = state if state and len(state) == size else "x" * size
                     pipe.multi()
                     pipe.hset(name, mapping={"state": blob, "version": int(version or 0) + 1})
                     pipe.rpush(f"floor:{{{key}}}:log", "{}")

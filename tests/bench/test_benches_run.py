@@ -1,0 +1,68 @@
+"""The benchmarks still run: each with tiny periods, one game, one alternation.
+
+They print their tables and exit 0, and what they count from Redis holds where the answer
+is known: the floor does exactly three round trips (WATCH, HMGET, MULTI..EXEC) per request.
+No speed is asserted (figures come from running the benches by hand).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bench(script: str, tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+    """Run ``bench/<script>`` with ``args`` and ``--json``; its stdout and its figures."""
+    out = tmp_path / "figures.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args, "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
+    return done.stdout, json.loads(out.read_text())
+
+
+def test_http_moves_prints_its_tables_and_counts_the_floors_three_round_trips(tmp_path):
+    stdout, figures = run_bench(
+        "http_moves.py",
+        tmp_path,
+        *("--game", "carcassonne", "--seconds", "1", "--alternations", "1"),
+        *("--clients", "2", "--warmup", "0.5", "--scripts", "2"),
+    )
+    assert "moves/s against floor requests/s" in stdout
+    assert "carcassonne: Redis commands per move:" in stdout
+    [row] = figures["games"]
+    assert row["game"] == "carcassonne"
+    assert [p["kind"] for p in row["periods"]] == ["API", "floor"]
+    assert row["moves_per_s"]["min"] > 0 and row["floor_per_s"]["min"] > 0
+    assert 2.9 <= row["floor_round_trips_per_request"] <= 3.3
+    # a move is two requests, each at least one round trip; a POST commits one transaction
+    assert row["commands_per_move"] >= row["round_trips_per_move"] >= 2
+    assert row["multi_blocks_per_move"] >= 1
+    assert row["commands_per_move_by_name"]["exec"] >= 1
+    assert 0 < row["engine_share"] < 1
+
+
+def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(tmp_path):
+    stdout, figures = run_bench(
+        "bot_turns.py",
+        tmp_path,
+        *("--game", "carcassonne", "--seconds", "1", "--alternations", "1"),
+    )
+    assert "bot reply against an empty rq job" in stdout
+    row = figures["games"]["carcassonne"]
+    assert row["bot_reply_client"]["samples"] == row["bot_reply_server"]["samples"] >= 1
+    assert row["empty_job_client"]["samples"] == row["empty_job_server"]["samples"] >= 1
+    # the server's window (human commit to bot commit) lies inside the client's (POST sent
+    # to the bot's move seen), sample by sample, so its percentiles cannot be larger
+    assert 0 < row["bot_reply_server"]["p50_ms"] <= row["bot_reply_client"]["p50_ms"]
+    assert 0 < row["empty_job_server"]["p50_ms"] <= row["empty_job_client"]["p50_ms"]
+    assert row["ratio_p50_client"] > 0
