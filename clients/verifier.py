@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.contract import IllegalAction
-from engine.dice import verify_draws
+from engine.contract import IllegalAction, State
+from engine.dice import Dice, verify_draws
 from engine.games import UnknownGame, get_game
-from engine.replay import replay
+from engine.replay import replay, replay_from
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,12 @@ def audit_game(
     summary: Mapping[str, Any],
     log: Mapping[str, Any],
     views: Mapping[int | None, Mapping[str, Any]],
+    start: tuple[State, Dice] | None = None,
 ) -> Audit:
     """Check a finished game from its summary, its log and the server's final ``views``
-    (``{seat or None: view dict}``, as ``GET .../view`` returns them in ``"view"``)."""
+    (``{seat or None: view dict}``, as ``GET .../view`` returns them in ``"view"``).
+
+    ``start`` is a forked game's first state and its dice at the fork (set-up is skipped)."""
     audit = Audit(str(summary.get("id", log.get("game_id", ""))))
     if not audit.add(
         "the game is over", summary.get("status") == "over", str(summary.get("status"))
@@ -99,8 +102,11 @@ def audit_game(
     entries = list(log.get("entries") or [])
     all_draws = [draw for entry in entries for draw in _draw_lists(entry.get("draws"))]
     ks = [k for k, _, _ in all_draws]
+    first = start[1].counter if start else 0
     audit.add(
-        "the draws are numbered 0..N-1 with no gap", ks == list(range(len(ks))), f"{len(ks)} draws"
+        f"the draws are numbered {first}..N-1 with no gap",
+        ks == list(range(first, first + len(ks))),
+        f"{len(ks)} draws",
     )
     wrong = verify_draws(seed, all_draws)
     audit.add(
@@ -119,14 +125,13 @@ def audit_game(
     if not audit.add("every action is published", all(e.get("action") is not None for e in moves)):
         return audit
     seats = log.get("seats") or len(summary.get("seats") or [])
+    played = [(int(e["seat"]), e["action"]) for e in moves]
     try:
-        replayed = replay(
-            game,
-            int(seats),
-            summary.get("options") or log.get("options") or {},
-            seed,
-            [(int(e["seat"]), e["action"]) for e in moves],
-        )
+        if start is not None:
+            replayed = replay_from(game, start[0], start[1], played)
+        else:
+            options = summary.get("options") or log.get("options") or {}
+            replayed = replay(game, int(seats), options, seed, played)
     except IllegalAction as refused:
         audit.add("the log re-plays under the rules", False, f"{refused.code}: {refused.reason}")
         return audit

@@ -28,6 +28,7 @@ from service.announce import (
     stream_entries,
     visible,
 )
+from service.history import History
 from service.problems import Problem
 from service.store import GameRecord, GameStatus, GameStore, Pipeline, SeatRecord
 
@@ -123,6 +124,7 @@ class GameService:
             "created_at": record.created_at,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
+            "forked_from": _public_fork(record),
         }
 
     def observe(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
@@ -157,13 +159,14 @@ class GameService:
         """The action log; sealed actions of other seats and all draws stay hidden until the
         game is over."""
         over = record.status is GameStatus.OVER
+        stored = self.store.log(record.id)
         entries = []
-        for entry in self.store.log(record.id):
-            shown = dict(entry)
+        for entry, text in zip(stored, History(self.store).texts(record, stored), strict=True):
+            shown = {**entry, "text": text}
             if not over:
                 shown.pop("draws", None)
                 if entry.get("sealed") and entry["seat"] != caller.seat:
-                    shown["action"] = None
+                    shown["action"] = shown["text"] = None
             entries.append(shown)
         return {
             "game_id": record.id,
@@ -174,6 +177,7 @@ class GameService:
             "version": record.version,
             "commitment": record.commitment,
             "seed": record.seed if over else None,
+            "forked_from": _public_fork(record),
             "entries": entries,
         }
 
@@ -242,27 +246,99 @@ class GameService:
             decision_seconds=decision_seconds,
             tournament=tournament,
         )
+        self._launch(record, game, state, {"type": "setup"}, dice.take_draws())
+        return record, creator_token
+
+    def fork(
+        self,
+        origin_id: str,
+        version: int,
+        seats: list[Mapping[str, Any]],
+        dice: str = "fresh",
+        seed: str | None = None,
+        decision_seconds: float | None = None,
+        game_name: str | None = None,
+    ) -> tuple[GameRecord, str]:
+        """A new game from a finished game's state after ``version`` moves, with ``seats``;
+        its dice are fresh (``seed`` or a new one, committed) or, with ``dice="original"``,
+        the origin's from that point on. Returns the record and the creator's token.
+
+        Raises Problem: 404 game_not_found, 409 game_not_over, 422 invalid_fork (a version
+        out of range or at the end, seats or ``game_name`` that do not match the origin, a
+        seed with the original dice).
+        """
+        origin = self.record(origin_id)
+        if origin.status is not GameStatus.OVER:
+            raise Problem(409, "game_not_over", f"game {origin_id} is still being played")
+        if not 0 <= version < origin.version:
+            last = origin.version - 1
+            raise Problem(422, "invalid_fork", f"fork game {origin_id} at a move from 0 to {last}")
+        if len(seats) != len(origin.seats):
+            have, asked = len(origin.seats), len(seats)
+            raise Problem(422, "invalid_fork", f"game {origin_id} has {have} seats, not {asked}")
+        if game_name and game_name != origin.game:
+            kind = origin.game
+            raise Problem(422, "invalid_fork", f"game {origin_id} is {kind}, not {game_name}")
+        if dice == "original" and seed is not None:
+            raise Problem(422, "invalid_fork", "a seed goes with fresh dice, not the original ones")
+        game = lookup_game(origin.game)
+        seat_records = self._seat_records(game, seats)
+        replayed = History(self.store).replay(origin, version)
+        if game.result(replayed.state) is not None:
+            raise Problem(422, "invalid_fork", f"game {origin_id} is over after move {version}")
+        if dice == "original":
+            secret, counter = origin.seed, replayed.dice.counter
+        else:
+            secret, counter = (seed if seed is not None else dice_mod.new_seed()), 0
+        creator_token = tokens.new_token("creator")
+        record = GameRecord(
+            id=uuid.uuid4().hex[:16],
+            game=game.name,
+            seats=seat_records,
+            options=origin.options,
+            seed=secret,
+            commitment=dice_mod.commitment(secret),
+            creator_digest=tokens.digest(creator_token),
+            created_at=time.time(),
+            counter=counter,
+            state=game.dump_state(replayed.state),
+            decision_seconds=decision_seconds,
+            forked_from={"game": origin.id, "version": version, "dice": dice, "counter": counter},
+        )
+        setup = {"type": "fork", "game": origin.id, "version": version, "dice": dice}
+        self._launch(record, game, replayed.state, setup, [])
+        return record, creator_token
+
+    def _launch(
+        self,
+        record: GameRecord,
+        game: Game,
+        state: Any,
+        setup: dict[str, Any],
+        draws: list[tuple[int, int, int]],
+    ) -> None:
+        """Store a new game with its set-up log entry (``setup`` as its action), start it if
+        every seat is taken, and hand it to the follow-up."""
         setup_entry = {
             "n": 0,
             "version": 0,
             "seat": None,
-            "action": {"type": "setup"},
+            "action": setup,
             "sealed": False,
-            "draws": dice.take_draws(),
-            "at": now,
+            "draws": draws,
+            "at": record.created_at,
         }
         events: list[dict[str, Any]] = [
             {"type": "game_created", "game": game.name, "commitment": record.commitment}
         ]
-        if all(seat.joined for seat in seat_records):
+        if all(seat.joined for seat in record.seats):
             self._start(record, game, state, events)
         self.store.create(record, events, [setup_entry])
-        for seat in seat_records:
+        for seat in record.seats:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
             self.follow_up.after_commit(record, {}, game.to_act(state), actor=None)
-        return record, creator_token
 
     @staticmethod
     def _start(record: GameRecord, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
@@ -473,3 +549,9 @@ class GameService:
                 if info.account == account_id:
                     pending.extend(self.owed(record, seat))
         return pending
+
+
+def _public_fork(record: GameRecord) -> dict[str, Any] | None:
+    """Where a forked game came from (origin, version, dice), as the API shows it."""
+    fork = record.forked_from
+    return None if fork is None else {k: fork[k] for k in ("game", "version", "dice")}

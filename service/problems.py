@@ -46,6 +46,8 @@ TITLES: dict[str, str] = {
     "tournament_not_found": "Tournament not found",
     "invalid_participant": "Invalid participant",
     "invalid_seats": "Invalid seats per game",
+    "invalid_fork": "Cannot fork there",
+    "version_not_found": "No such version",
 }
 
 _STATUS_CODES: dict[int, str] = {

@@ -73,6 +73,9 @@ class GameRecord:
     decision_seconds: float | None = None
     tournament: str | None = None
     due: dict[str, float] = field(default_factory=dict)
+    forked_from: dict[str, Any] | None = None
+    """for a fork: the origin's ``game`` id, the ``version`` forked at, ``dice`` ("fresh" or
+    "original") and the dice ``counter`` this game's draws start from."""
     """seat (as text) -> when its current decision fell due (epoch seconds)."""
 
     def deadline(self, seat: int) -> float | None:
@@ -123,6 +126,7 @@ class GameStore:
             "created_at": record.created_at,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
+            "forked_from": record.forked_from,
         }
         return {
             "meta": json.dumps(meta),
@@ -156,6 +160,7 @@ class GameStore:
             result=json.loads(raw["result"] or "null"),
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
+            forked_from=meta.get("forked_from"),
             due=json.loads(raw["due"] or "{}"),
         )
 

@@ -36,6 +36,7 @@ _GAME_EXAMPLE = {
     "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
     "seed": None,
     "created_at": 1795000000.0,
+    "forked_from": None,
 }
 
 
@@ -67,12 +68,27 @@ class Games(MethodView):
         blp,
         (400, "invalid_json"),
         (404, "unknown_game"),
+        (404, "game_not_found"),
+        (409, "game_not_over"),
+        (422, "invalid_fork"),
         (422, "invalid_options"),
         (422, "validation_failed"),
     )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a game with human and bot seats"""
+        """Create a game with human and bot seats, or fork a finished game at a move"""
         service = game_service()
+        if "fork" in body:
+            fork = body["fork"]
+            record, creator_token = service.fork(
+                fork["game"],
+                fork["version"],
+                body["seats"],
+                dice=fork["dice"],
+                seed=body.get("seed"),
+                decision_seconds=body.get("decision_seconds"),
+                game_name=body.get("game"),
+            )
+            return {**service.summary(record), "creator_token": creator_token}
         record, creator_token = service.create(
             body["game"],
             body["seats"],

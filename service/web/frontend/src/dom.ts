@@ -1,0 +1,80 @@
+// Small DOM helpers shared by the pages: building elements, inlining pictures, text.
+import type { Game, Prompt, Result } from "./api.js";
+
+export function $(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the page has no #${id}`);
+  return found;
+}
+
+type Child = Node | string | null | undefined | false;
+
+/** An element with attributes and children. */
+export function h(
+  tag: string,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+  ...children: Child[]
+): HTMLElement {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child);
+  }
+  return element;
+}
+
+/** Replace the content of ``box`` with the SVG document ``svg`` (from this service). */
+export function showSvg(box: HTMLElement, svg: string): void {
+  const parsed = new DOMParser().parseFromString(svg, "image/svg+xml");
+  const root = parsed.documentElement;
+  if (root.nodeName !== "svg") throw new Error("the picture is not SVG");
+  root.setAttribute("aria-hidden", "true");
+  root.setAttribute("focusable", "false");
+  box.replaceChildren(document.importNode(root, true));
+}
+
+export function seatName(game: Game, seat: number): string {
+  const info = game.seats[seat];
+  return info?.name ? `${info.name} (seat ${seat})` : `seat ${seat}`;
+}
+
+/** "ann (seat 0) owes: place dice, re-roll or score" for each seat that owes a decision. */
+export function owing(game: Game, toAct: Record<string, Prompt>): string[] {
+  return Object.entries(toAct).map(([seat, prompt]) => {
+    const what = prompt.text || prompt.kind;
+    const sealed = prompt.sealed ? " (a sealed choice)" : "";
+    return `${seatName(game, Number(seat))} owes: ${what}${sealed}`;
+  });
+}
+
+/** A table of the final scores and ranks. */
+export function resultTable(game: Game, result: Result): HTMLElement {
+  const rows = result.scores.map((score, seat) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, String(result.ranks[seat])),
+      h("th", { scope: "row" }, seatName(game, seat)),
+      h("td", {}, String(score)),
+    ),
+  );
+  return h(
+    "table",
+    {},
+    h("caption", {}, "Result"),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score")),
+    ),
+    h("tbody", {}, ...rows),
+  );
+}
+
+export function showError(box: HTMLElement, error: unknown): void {
+  box.textContent = error instanceof Error ? error.message : String(error);
+}
