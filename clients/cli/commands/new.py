@@ -55,6 +55,13 @@ def new(
     """Create a GAME with human and bot seats; join every human seat and print the tokens."""
     seats = seat_specs(humans, bots, bot, names)
     created = client.create_game(game, seats, parse_options(option_pairs), seed, decision_seconds)
+    join_and_report(client, created, seats, as_json)
+
+
+def join_and_report(
+    client: Client, created: dict[str, Any], seats: list[dict[str, Any]], as_json: bool
+) -> None:
+    """Join every human seat of a new game and print its id, tokens and how to play."""
     game_id = created["id"]
     joined = []
     for index, seat in enumerate(seats):
@@ -74,15 +81,21 @@ def new(
                     "id": game_id,
                     "creator_token": created.get("creator_token"),
                     "commitment": created.get("commitment"),
+                    "forked_from": created.get("forked_from"),
                     "seats": joined,
                 }
             )
         )
         return
-    console.print(f"[bold]game[/] {game_id} ({game})")
+    console.print(f"[bold]game[/] {game_id} ({created.get('game')})")
+    fork = created.get("forked_from")
+    if fork:
+        origin, at, dice = fork["game"], fork["version"], fork["dice"]
+        console.print(f"[bold]forked from[/] {origin} after move {at} ({dice} dice)")
     console.print(f"[bold]creator token[/] {created.get('creator_token')}")
     if created.get("commitment"):
         console.print(f"[bold]seed commitment[/] {created['commitment']}")
+    console.print(f"[bold]watch[/] {client.base_url}/watch/{game_id}", soft_wrap=True)
     table = Table(header_style="bold")
     table.add_column("seat", justify="right")
     table.add_column("name")
