@@ -65,7 +65,7 @@ export function resultTable(game: Game, result: Result): HTMLElement {
   return h(
     "table",
     {},
-    h("caption", {}, "Result"),
+    h("caption", { class: "visually-hidden" }, "Final scores and ranks"),
     h(
       "thead",
       {},

@@ -31,7 +31,7 @@ function standings(t: Tournament): HTMLElement {
   return h(
     "table",
     { id: "standings-table" },
-    h("caption", {}, "Standings"),
+    h("caption", { class: "visually-hidden" }, "Standings, best rating first"),
     h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, ...rows),
   );

@@ -44,7 +44,7 @@ export function owing(game, toAct) {
 /** A table of the final scores and ranks. */
 export function resultTable(game, result) {
     const rows = result.scores.map((score, seat) => h("tr", {}, h("td", {}, String(result.ranks[seat])), h("th", { scope: "row" }, seatName(game, seat)), h("td", {}, String(score))));
-    return h("table", {}, h("caption", {}, "Result"), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, ...rows));
+    return h("table", {}, h("caption", { class: "visually-hidden" }, "Final scores and ranks"), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, ...rows));
 }
 export function showError(box, error) {
     box.textContent = error instanceof Error ? error.message : String(error);

@@ -10,7 +10,7 @@ function fixed(value, digits = 1) {
 function standings(t) {
     const head = ["Rank", "Entrant", "Rating (μ − 3σ)", "μ ± 2σ", "Games", "Wins", "Average score", "Illegal", "Missed"];
     const rows = t.standings.map((row) => h("tr", {}, h("td", {}, String(row.rank)), h("th", { scope: "row" }, row.name), h("td", {}, fixed(row.ordinal)), h("td", {}, `${fixed(row.mu)} (${fixed(row.interval[0])}–${fixed(row.interval[1])})`), h("td", {}, String(row.games)), h("td", {}, String(row.wins)), h("td", {}, fixed(row.average_score)), h("td", {}, String(row.illegal_actions)), h("td", {}, String(row.deadlines_missed))));
-    return h("table", { id: "standings-table" }, h("caption", {}, "Standings"), h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col" }, text)))), h("tbody", {}, ...rows));
+    return h("table", { id: "standings-table" }, h("caption", { class: "visually-hidden" }, "Standings, best rating first"), h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col" }, text)))), h("tbody", {}, ...rows));
 }
 function games(list) {
     const items = list.map((g) => {

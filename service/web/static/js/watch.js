@@ -45,6 +45,9 @@ async function draw() {
     $("heading").textContent = `${game.game} · game ${game.id}`;
     $("status").textContent = statusLine(game);
     const lines = owing(game, view?.to_act ?? game.to_act);
+    if (lines.length === 0) {
+        lines.push(game.status === "waiting" ? "Nobody yet: seats are waiting for players." : "Nobody: the game is over.");
+    }
     $("turn").replaceChildren(...lines.map((line) => h("li", {}, line)));
     const entries = describeLog(log);
     $("log").replaceChildren(...entries.reverse());
