@@ -62,9 +62,10 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Result:
-    """The end of a game: per-seat scores, ranks (1 is best, ties share a rank), winners."""
+    """The end of a game: per-seat scores (whole numbers in every game), ranks (1 is best,
+    ties share a rank), winners."""
 
-    scores: list[float]
+    scores: list[int]
     ranks: list[int]
     detail: dict[str, Any] = field(default_factory=dict)
 
@@ -74,7 +75,7 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "scores": list(self.scores),
+            "scores": [int(score) for score in self.scores],
             "ranks": list(self.ranks),
             "winners": self.winners,
             "detail": self.detail,

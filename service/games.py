@@ -134,6 +134,7 @@ class GameService:
         to_act = game.to_act(state) if record.status is GameStatus.ACTIVE else {}
         return {
             "game_id": record.id,
+            "game": record.game,
             "version": record.version,
             "seat": seat,
             "status": record.status.value,
@@ -149,6 +150,7 @@ class GameService:
         actions = game.legal_actions(state, seat) if owes else []
         return {
             "game_id": record.id,
+            "game": record.game,
             "version": record.version,
             "seat": seat,
             "deadline": record.deadline(seat) if owes else None,

@@ -23,6 +23,7 @@ TITLES: dict[str, str] = {
     "forbidden": "Not allowed for this token",
     "not_found": "Not found",
     "unknown_game": "Unknown game",
+    "rules_not_found": "No rules page",
     "game_not_found": "Game not found",
     "seat_not_found": "Seat not found",
     "seat_taken": "Seat already taken",

@@ -523,7 +523,7 @@ class Diceland(Game):
             for s in range(state.seats)
         ]
         return Result(
-            scores=[float(t) for t in treasures],
+            scores=list(treasures),
             ranks=ranks_from_keys(keys),
             detail={"winners": list(state.winners), "turns": state.turn, "treasures": treasures},
         )

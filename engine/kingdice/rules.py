@@ -158,7 +158,7 @@ class KingOfTheDice(Game):
         if state.winner >= 0:
             keys[state.winner] = (10**6, 0)
         return Result(
-            scores=[float(t) for t in totals],
+            scores=list(totals),
             ranks=ranks_from_keys(keys),
             detail={
                 "breakdown": parts,

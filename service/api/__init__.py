@@ -11,7 +11,11 @@ from service.problems import CONTENT_TYPE, TITLES
 from service.schemas import ProblemSchema
 
 BEARER = [{"bearer": []}]
+"""A seat, creator or bot token is required."""
 OPTIONAL_BEARER = [{}, {"bearer": []}]
+"""No token (a spectator) or a token: the document's default (see ``service.app``)."""
+NO_TOKEN = []
+"""The operation reads no token."""
 
 _EXAMPLE_DETAILS = {
     "invalid_json": "the body is not valid JSON",
@@ -28,6 +32,24 @@ _EXAMPLE_DETAILS = {
     "invalid_if_match": 'If-Match takes a version such as "7"',
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
 }
+
+
+def component(name: str) -> dict[str, str]:
+    """A reference to a schema of the document's components (``service.components``): for
+    responses typed per game, which the view function dumps itself."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def operation(blp: Blueprint, operation_id: str, security: list | None = None) -> Any:
+    """Name an operation (its ``operationId``: short, stable, what generated clients call
+    their functions) and say who may call it: ``BEARER``, ``NO_TOKEN``, or by default
+    (None) the document's ``OPTIONAL_BEARER``. An operation-level ``[{}, {bearer}]`` would
+    make openapi-python-client demand an authenticated client, so optional auth is the
+    document's top-level default and operations only override it."""
+    doc: dict[str, Any] = {"operationId": operation_id}
+    if security is not None:
+        doc["security"] = security
+    return blp.doc(**doc)
 
 
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.accounts import Account
-from service.api import BEARER, problems
+from service.api import BEARER, NO_TOKEN, operation, problems
 from service.context import bearer_token, game_service
 from service.problems import Problem
 from service.schemas import (
@@ -62,6 +62,7 @@ class Bots(MethodView):
     @blp.arguments(RegisterBotSchema, example={"name": "mybot", "owner": "me@example.org"})
     @blp.response(201, RegisteredBotSchema, example={**_ACCOUNT, "token": "bot_abc"})
     @problems(blp, (400, "invalid_json"), (422, "validation_failed"))
+    @operation(blp, "registerBot", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Register an external bot; the answer holds its token (shown once)"""
         account, token = game_service().accounts.register(body["name"], body["owner"])
@@ -74,7 +75,7 @@ class Me(MethodView):
 
     @blp.response(200, AccountSchema, example=_ACCOUNT)
     @problems(blp, (401, "unauthorized"))
-    @blp.doc(security=BEARER)
+    @operation(blp, "getBotAccount", BEARER)
     def get(self) -> dict[str, Any]:
         """Read the bot account of the token"""
         return current_account().public()
@@ -87,7 +88,7 @@ class Feed(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, FeedSchema, example={"pending": [_PENDING], "events": [], "cursor": "0"})
     @problems(blp, (401, "unauthorized"), (422, "validation_failed"))
-    @blp.doc(security=BEARER)
+    @operation(blp, "getBotFeed", BEARER)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """What the bot owes now, and its feed after a cursor (waits up to `wait` s)"""
         account = current_account()
@@ -103,7 +104,7 @@ class FeedStream(MethodView):
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream")
     @problems(blp, (400, "bad_request"), (401, "unauthorized"))
-    @blp.doc(security=BEARER)
+    @operation(blp, "streamBotFeed", BEARER)
     def get(self) -> Response:
         """Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID"""
         account = current_account()

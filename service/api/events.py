@@ -7,12 +7,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, jsonify, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.announce import visible
-from service.api import OPTIONAL_BEARER, problems
+from service.api import component, operation, problems
 from service.context import bearer_token, game_service
 from service.games import GameService
 from service.problems import Problem
@@ -45,8 +45,9 @@ class Events(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(
         200,
-        EventsSchema,
+        component("Events"),
         example={
+            "game": "carcassonne",
             "pending": [],
             "events": [
                 {
@@ -60,8 +61,8 @@ class Events(MethodView):
         },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
-    @blp.doc(security=OPTIONAL_BEARER)
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    @operation(blp, "listEvents")
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after a cursor; waits up to `wait` seconds when there are none yet"""
         service = game_service()
         record = service.record(game_id)
@@ -69,7 +70,8 @@ class Events(MethodView):
         pending = service.owed(record, caller.seat)
         wait = 0.0 if pending and query["after"] == "0" else query["wait"]
         events, cursor = _read(service, game_id, caller.seat, query["after"], wait)
-        return {"pending": pending, "events": events, "cursor": cursor}
+        feed = {"game": record.game, "pending": pending, "events": events, "cursor": cursor}
+        return jsonify(EventsSchema().dump(feed))
 
 
 @blp.route("/games/<string:game_id>/events/stream")
@@ -78,7 +80,7 @@ class EventStream(MethodView):
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream of events")
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (400, "bad_request"))
-    @blp.doc(security=OPTIONAL_BEARER)
+    @operation(blp, "streamEvents")
     def get(self, game_id: str) -> Response:
         """Stream events as SSE; reconnect with Last-Event-ID to resume where you left off"""
         service = game_service()

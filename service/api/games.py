@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import problems
+from service.api import NO_TOKEN, operation, problems
 from service.context import game_service
 from service.schemas import (
     CreatedGameSchema,
@@ -46,6 +46,7 @@ class Games(MethodView):
 
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema, example={"games": [_GAME_EXAMPLE]})
+    @operation(blp, "listGames", NO_TOKEN)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first"""
         service = game_service()
@@ -74,6 +75,7 @@ class Games(MethodView):
         (422, "invalid_options"),
         (422, "validation_failed"),
     )
+    @operation(blp, "createGame", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game with human and bot seats, or fork a finished game at a move"""
         service = game_service()
@@ -105,6 +107,7 @@ class GameResource(MethodView):
 
     @blp.response(200, GameSchema, example=_GAME_EXAMPLE)
     @problems(blp, (404, "game_not_found"))
+    @operation(blp, "getGame")
     def get(self, game_id: str) -> dict[str, Any]:
         """Read a game's public summary (the seed only once it is over)"""
         service = game_service()
@@ -133,6 +136,7 @@ class Join(MethodView):
         (409, "seat_taken"),
         (409, "seat_not_human"),
     )
+    @operation(blp, "joinSeat", NO_TOKEN)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Join a human seat; the answer holds the seat's token (shown once)"""
         record, token = game_service().join(game_id, seat, body.get("name"))

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.games import get_game
-from service.api import OPTIONAL_BEARER, problems
+from service.api import operation, problems
 from service.context import bearer_token, game_service
 from service.history import History
 from service.problems import Problem
@@ -43,7 +43,7 @@ class Picture(MethodView):
         (409, "game_not_over"),
         (422, "validation_failed"),
     )
-    @blp.doc(security=OPTIONAL_BEARER)
+    @operation(blp, "getPicture")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Draw the caller's view (``player`` picks whose sheet or map; ``version`` an earlier
         step of a finished game)"""

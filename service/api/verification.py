@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import problems
+from service.api import NO_TOKEN, operation, problems
 from service.context import game_service
 from service.schemas import VerificationSchema
 from service.verification import verification
@@ -37,6 +37,7 @@ class Verification(MethodView):
         },
     )
     @problems(blp, (404, "game_not_found"), (409, "game_not_over"))
+    @operation(blp, "getVerification", NO_TOKEN)
     def get(self, game_id: str) -> dict[str, Any]:
         """Check a finished game: the seed against its commitment, every draw, a re-play of
         the log against the stored result and final views (what `dicehall verify` checks)"""

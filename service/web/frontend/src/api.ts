@@ -7,7 +7,7 @@ type Path = Extract<keyof paths, string>;
 export type Schemas = components["schemas"];
 export type Game = Schemas["Game"];
 export type Log = Schemas["Log"];
-export type LogEntry = Schemas["LogEntry"];
+export type LogEntry = Log["entries"][number];
 export type View = Schemas["View"];
 export type Prompt = Schemas["Prompt"];
 export type Tournament = Schemas["Tournament"];
@@ -16,12 +16,7 @@ export type Verification = Schemas["Verification"];
 export type CreateGame = Schemas["CreateGame"];
 export type Seat = Schemas["Seat"];
 
-/** The engine's result of a finished game (the contract types it as an object). */
-export interface Result {
-  scores: number[];
-  ranks: number[];
-  winners: number[];
-}
+export type Result = Schemas["Result"];
 
 type JsonBody<R> = R extends { content: { "application/json": infer T } } ? T : never;
 type Getter = { get: { responses: { 200: unknown } } };

@@ -3,7 +3,6 @@
 import { ApiError, createGame, get, picture } from "./api.js";
 import type { CreateGame, Game, Log } from "./api.js";
 import { $, h, resultTable, showError, showSvg } from "./dom.js";
-import type { Result } from "./api.js";
 
 const gameId = document.body.dataset.game ?? "";
 const pictures = new Map<number, Promise<string>>();
@@ -158,7 +157,7 @@ async function start(): Promise<void> {
       ` after move ${game.forked_from.version} (${game.forked_from.dice} dice).`,
     );
   }
-  if (game.result) $("result").replaceChildren(resultTable(game, game.result as unknown as Result));
+  if (game.result) $("result").replaceChildren(resultTable(game, game.result));
   $("player").hidden = false;
   controls();
   await show(0);

@@ -12,51 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Report whether the API is up and reaches Redis */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": "ok",
-                         *       "redis": "ok"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Health"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description redis_unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -73,56 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the games, with their seat range, bots and options schema */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example [
-                         *       {
-                         *         "name": "carcassonne",
-                         *         "title": "Carcassonne: The Dice Game",
-                         *         "min_seats": 1,
-                         *         "max_seats": 5,
-                         *         "bots": [
-                         *           "heuristic",
-                         *           "random"
-                         *         ],
-                         *         "options_schema": {
-                         *           "type": "object",
-                         *           "properties": {}
-                         *         },
-                         *         "options_example": {},
-                         *         "rules": "engine/carcassonne/RULES.md"
-                         *       }
-                         *     ]
-                         */
-                        "application/json": components["schemas"]["GameInfo"][];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["listCatalogue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -141,65 +48,26 @@ export interface paths {
             cookie?: never;
         };
         /** Describe one game */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
+        get: operations["getCatalogueEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/catalogue/{name}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
             };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "name": "carcassonne",
-                         *       "title": "Carcassonne: The Dice Game",
-                         *       "min_seats": 1,
-                         *       "max_seats": 5,
-                         *       "bots": [
-                         *         "heuristic",
-                         *         "random"
-                         *       ],
-                         *       "options_schema": {
-                         *         "type": "object",
-                         *         "properties": {}
-                         *       },
-                         *       "options_example": {},
-                         *       "rules": "engine/carcassonne/RULES.md"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["GameInfo"];
-                    };
-                };
-                /** @description unknown_game */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
+            cookie?: never;
         };
+        /** Read a game's rules page (markdown) */
+        get: operations["getRules"];
         put?: never;
         post?: never;
         delete?: never;
@@ -216,186 +84,10 @@ export interface paths {
             cookie?: never;
         };
         /** List games, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "games": [
-                         *         {
-                         *           "id": "3f2a9c0d1b7e4a55",
-                         *           "game": "carcassonne",
-                         *           "status": "waiting",
-                         *           "version": 0,
-                         *           "seats": [
-                         *             {
-                         *               "seat": 0,
-                         *               "kind": "human",
-                         *               "name": "ann",
-                         *               "bot": null,
-                         *               "joined": false
-                         *             },
-                         *             {
-                         *               "seat": 1,
-                         *               "kind": "bot",
-                         *               "name": "heuristic-1",
-                         *               "bot": "heuristic",
-                         *               "joined": true
-                         *             }
-                         *           ],
-                         *           "options": {},
-                         *           "to_act": {},
-                         *           "result": null,
-                         *           "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
-                         *           "seed": null,
-                         *           "created_at": 1795000000,
-                         *           "forked_from": null
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["GameList"];
-                    };
-                };
-                422: components["responses"]["UNPROCESSABLE_ENTITY"];
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["listGames"];
         put?: never;
         /** Create a game with human and bot seats, or fork a finished game at a move */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "game": "carcassonne",
-                     *       "seats": [
-                     *         {
-                     *           "kind": "human",
-                     *           "name": "ann"
-                     *         },
-                     *         {
-                     *           "kind": "bot",
-                     *           "bot": "heuristic"
-                     *         }
-                     *       ],
-                     *       "options": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CreateGame"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "3f2a9c0d1b7e4a55",
-                         *       "game": "carcassonne",
-                         *       "status": "waiting",
-                         *       "version": 0,
-                         *       "seats": [
-                         *         {
-                         *           "seat": 0,
-                         *           "kind": "human",
-                         *           "name": "ann",
-                         *           "bot": null,
-                         *           "joined": false
-                         *         },
-                         *         {
-                         *           "seat": 1,
-                         *           "kind": "bot",
-                         *           "name": "heuristic-1",
-                         *           "bot": "heuristic",
-                         *           "joined": true
-                         *         }
-                         *       ],
-                         *       "options": {},
-                         *       "to_act": {},
-                         *       "result": null,
-                         *       "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
-                         *       "seed": null,
-                         *       "created_at": 1795000000,
-                         *       "forked_from": null,
-                         *       "creator_token": "creator_abc"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["CreatedGame"];
-                    };
-                };
-                /** @description invalid_json */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description unknown_game / game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_over */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description invalid_fork / invalid_options / validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        post: operations["createGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,78 +104,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a game's public summary (the seed only once it is over) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "3f2a9c0d1b7e4a55",
-                         *       "game": "carcassonne",
-                         *       "status": "waiting",
-                         *       "version": 0,
-                         *       "seats": [
-                         *         {
-                         *           "seat": 0,
-                         *           "kind": "human",
-                         *           "name": "ann",
-                         *           "bot": null,
-                         *           "joined": false
-                         *         },
-                         *         {
-                         *           "seat": 1,
-                         *           "kind": "bot",
-                         *           "name": "heuristic-1",
-                         *           "bot": "heuristic",
-                         *           "joined": true
-                         *         }
-                         *       ],
-                         *       "options": {},
-                         *       "to_act": {},
-                         *       "result": null,
-                         *       "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
-                         *       "seed": null,
-                         *       "created_at": 1795000000,
-                         *       "forked_from": null
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Game"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getGame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -505,75 +126,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Join a human seat; the answer holds the seat's token (shown once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    game_id: string;
-                    seat: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "name": "ann"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Join"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "game_id": "3f2a9c0d1b7e4a55",
-                         *       "seat": 0,
-                         *       "seat_token": "seat_xyz",
-                         *       "status": "active"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Joined"];
-                    };
-                };
-                /** @description game_not_found / seat_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description seat_taken / seat_not_human */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                422: components["responses"]["UNPROCESSABLE_ENTITY"];
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        post: operations["joinSeat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -593,105 +146,7 @@ export interface paths {
          * Read what the caller may see (a seat token: that seat; none: a spectator; `seat`:
          *     any seat's view once the game is over)
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description any seat's final view, once the game is over (for audits) */
-                    seat?: number;
-                };
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "game_id": "3f2a9c0d1b7e4a55",
-                         *       "version": 7,
-                         *       "seat": 0,
-                         *       "status": "active",
-                         *       "view": {
-                         *         "seats": 3,
-                         *         "active": 0,
-                         *         "pending": [
-                         *           0
-                         *         ],
-                         *         "scores": [
-                         *           3,
-                         *           0,
-                         *           1
-                         *         ]
-                         *       },
-                         *       "to_act": {
-                         *         "0": {
-                         *           "kind": "build",
-                         *           "sealed": false,
-                         *           "text": "place dice, re-roll or score"
-                         *         }
-                         *       },
-                         *       "result": null
-                         *     }
-                         */
-                        "application/json": components["schemas"]["View"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_over */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found / seat_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getView"];
         put?: never;
         post?: never;
         delete?: never;
@@ -710,71 +165,7 @@ export interface paths {
             cookie?: never;
         };
         /** List every legal action of the caller's seat now (empty when it owes nothing) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "game_id": "3f2a9c0d1b7e4a55",
-                         *       "version": 7,
-                         *       "seat": 0,
-                         *       "actions": [
-                         *         {
-                         *           "action": {
-                         *             "type": "reroll"
-                         *           },
-                         *           "text": "re-roll 4 dice"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["LegalActions"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["listLegalActions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -795,137 +186,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a move for the caller's seat (If-Match and Idempotency-Key make it safe) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description the version the move is for, e.g. "7"; 412 when stale */
-                    "If-Match"?: string;
-                    /** @description a retry with the same key returns the first answer */
-                    "Idempotency-Key"?: string;
-                };
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "action": {
-                     *         "type": "reroll"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ActionRequest"];
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "game_id": "3f2a9c0d1b7e4a55",
-                         *       "version": 8,
-                         *       "seat": 0,
-                         *       "status": "active",
-                         *       "view": {
-                         *         "seats": 3,
-                         *         "active": 0,
-                         *         "pending": [
-                         *           0
-                         *         ],
-                         *         "scores": [
-                         *           3,
-                         *           0,
-                         *           1
-                         *         ]
-                         *       },
-                         *       "to_act": {
-                         *         "0": {
-                         *           "kind": "build",
-                         *           "sealed": false,
-                         *           "text": "place dice, re-roll or score"
-                         *         }
-                         *       },
-                         *       "result": null,
-                         *       "events": []
-                         *     }
-                         */
-                        "application/json": components["schemas"]["MoveResult"];
-                    };
-                };
-                /** @description invalid_json / invalid_if_match */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_started / game_over */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description version_mismatch */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description illegal_action / validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        post: operations["postAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -942,79 +203,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read the action log (with draws and the seed once the game is over) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "game_id": "3f2a9c0d1b7e4a55",
-                         *       "game": "carcassonne",
-                         *       "seats": 2,
-                         *       "options": {},
-                         *       "status": "active",
-                         *       "version": 1,
-                         *       "commitment": "9c11...",
-                         *       "seed": null,
-                         *       "entries": [
-                         *         {
-                         *           "n": 0,
-                         *           "version": 0,
-                         *           "seat": null,
-                         *           "action": {
-                         *             "type": "setup"
-                         *           },
-                         *           "sealed": false
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Log"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1033,90 +222,7 @@ export interface paths {
             cookie?: never;
         };
         /** Events after a cursor; waits up to `wait` seconds when there are none yet */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description cursor of the last event seen (0: from the start) */
-                    after?: string;
-                    /** @description seconds to wait for an event when there is none yet */
-                    wait?: number;
-                };
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "pending": [],
-                         *       "events": [
-                         *         {
-                         *           "id": "1795000000000-0",
-                         *           "type": "to_act",
-                         *           "version": 3,
-                         *           "to_act": {
-                         *             "1": {
-                         *               "kind": "build",
-                         *               "sealed": false,
-                         *               "text": ""
-                         *             }
-                         *           }
-                         *         }
-                         *       ],
-                         *       "cursor": "1795000000000-0"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Events"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1135,63 +241,7 @@ export interface paths {
             cookie?: never;
         };
         /** Stream events as SSE; reconnect with Last-Event-ID to resume where you left off */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description an SSE stream of events */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description bad_request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1213,76 +263,7 @@ export interface paths {
          * Draw the caller's view (``player`` picks whose sheet or map; ``version`` an earlier
          *     step of a finished game)
          */
-        get: {
-            parameters: {
-                query?: {
-                    player?: number;
-                    /** @description draw the game after this many moves (finished games only) */
-                    version?: number;
-                };
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description an SVG document */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_found / version_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_over */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getPicture"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1304,71 +285,7 @@ export interface paths {
          * Check a finished game: the seed against its commitment, every draw, a re-play of
          *     the log against the stored result and final views (what `dicehall verify` checks)
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    game_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "game_id": "3f2a9c0d1b7e4a55",
-                         *       "ok": true,
-                         *       "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
-                         *       "seed": "b1f0c2...",
-                         *       "checks": [
-                         *         {
-                         *           "name": "sha256(seed) equals the commitment published at creation",
-                         *           "ok": true,
-                         *           "detail": "sha256 9c1185a5c5e9fc54..., commitment 9c1185a5c5e9fc54..."
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Verification"];
-                    };
-                };
-                /** @description game_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description game_not_over */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getVerification"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1387,73 +304,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Register an external bot; the answer holds its token (shown once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "name": "mybot",
-                     *       "owner": "me@example.org"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RegisterBot"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "a1b2c3d4e5f6",
-                         *       "name": "mybot",
-                         *       "owner": "me@example.org",
-                         *       "created_at": 1700000000,
-                         *       "token": "bot_abc"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["RegisteredBot"];
-                    };
-                };
-                /** @description invalid_json */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        post: operations["registerBot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1468,53 +319,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read the bot account of the token */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "a1b2c3d4e5f6",
-                         *       "name": "mybot",
-                         *       "owner": "me@example.org",
-                         *       "created_at": 1700000000
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Account"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getBotAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1531,80 +336,7 @@ export interface paths {
             cookie?: never;
         };
         /** What the bot owes now, and its feed after a cursor (waits up to `wait` s) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description cursor of the last event seen (0: from the start) */
-                    after?: string;
-                    /** @description seconds to wait for an event when there is none yet */
-                    wait?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "pending": [
-                         *         {
-                         *           "type": "decision_due",
-                         *           "game_id": "3f2a9c0d1b7e4a55",
-                         *           "seat": 1,
-                         *           "version": 12,
-                         *           "prompt": {
-                         *             "kind": "build",
-                         *             "sealed": false,
-                         *             "text": "",
-                         *             "deadline": null
-                         *           },
-                         *           "deadline": null
-                         *         }
-                         *       ],
-                         *       "events": [],
-                         *       "cursor": "0"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Feed"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getBotFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1621,52 +353,7 @@ export interface paths {
             cookie?: never;
         };
         /** Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description an SSE stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description bad_request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["streamBotFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1683,248 +370,10 @@ export interface paths {
             cookie?: never;
         };
         /** List tournaments, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "tournaments": [
-                         *         {
-                         *           "id": "t1a2b3c4d5e6",
-                         *           "game": "carcassonne",
-                         *           "options": {},
-                         *           "participants": [
-                         *             {
-                         *               "name": "heuristic",
-                         *               "bot": "heuristic"
-                         *             },
-                         *             {
-                         *               "name": "random",
-                         *               "bot": "random"
-                         *             }
-                         *           ],
-                         *           "games": 100,
-                         *           "format": "mirrored",
-                         *           "seats_per_game": 2,
-                         *           "seed": null,
-                         *           "seed_commitment": "9c11...",
-                         *           "decision_seconds": 5,
-                         *           "concurrency": 4,
-                         *           "created_at": 1700000000,
-                         *           "finished_at": null,
-                         *           "status": "running",
-                         *           "created": 8,
-                         *           "progress": {
-                         *             "total": 100,
-                         *             "started": 8,
-                         *             "finished": 4
-                         *           },
-                         *           "standings": [
-                         *             {
-                         *               "rank": 1,
-                         *               "name": "heuristic",
-                         *               "bot": "heuristic",
-                         *               "account": null,
-                         *               "mu": 29.1,
-                         *               "sigma": 1.2,
-                         *               "ordinal": 25.5,
-                         *               "interval": [
-                         *                 26.7,
-                         *                 31.5
-                         *               ],
-                         *               "games": 100,
-                         *               "wins": 61,
-                         *               "average_score": 38.2,
-                         *               "illegal_actions": 0,
-                         *               "deadlines_missed": 0,
-                         *               "decision_time_mean": 0.004,
-                         *               "decision_time_p95": 0.011
-                         *             }
-                         *           ]
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["TournamentList"];
-                    };
-                };
-                /** @description validation_failed */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["listTournaments"];
         put?: never;
         /** Start a tournament; the workers play it */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "game": "carcassonne",
-                     *       "participants": [
-                     *         {
-                     *           "name": "heuristic",
-                     *           "bot": "heuristic"
-                     *         },
-                     *         {
-                     *           "name": "random",
-                     *           "bot": "random"
-                     *         },
-                     *         {
-                     *           "name": "mybot",
-                     *           "account": "a1b2c3d4e5f6"
-                     *         }
-                     *       ],
-                     *       "games": 120,
-                     *       "format": "mirrored",
-                     *       "seats_per_game": 3,
-                     *       "decision_seconds": 5
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CreateTournament"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "t1a2b3c4d5e6",
-                         *       "game": "carcassonne",
-                         *       "options": {},
-                         *       "participants": [
-                         *         {
-                         *           "name": "heuristic",
-                         *           "bot": "heuristic"
-                         *         },
-                         *         {
-                         *           "name": "random",
-                         *           "bot": "random"
-                         *         }
-                         *       ],
-                         *       "games": 100,
-                         *       "format": "mirrored",
-                         *       "seats_per_game": 2,
-                         *       "seed": null,
-                         *       "seed_commitment": "9c11...",
-                         *       "decision_seconds": 5,
-                         *       "concurrency": 4,
-                         *       "created_at": 1700000000,
-                         *       "finished_at": null,
-                         *       "status": "running",
-                         *       "created": 8,
-                         *       "progress": {
-                         *         "total": 100,
-                         *         "started": 8,
-                         *         "finished": 4
-                         *       },
-                         *       "standings": [
-                         *         {
-                         *           "rank": 1,
-                         *           "name": "heuristic",
-                         *           "bot": "heuristic",
-                         *           "account": null,
-                         *           "mu": 29.1,
-                         *           "sigma": 1.2,
-                         *           "ordinal": 25.5,
-                         *           "interval": [
-                         *             26.7,
-                         *             31.5
-                         *           ],
-                         *           "games": 100,
-                         *           "wins": 61,
-                         *           "average_score": 38.2,
-                         *           "illegal_actions": 0,
-                         *           "deadlines_missed": 0,
-                         *           "decision_time_mean": 0.004,
-                         *           "decision_time_p95": 0.011
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Tournament"];
-                    };
-                };
-                /** @description invalid_json */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description unknown_game */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description validation_failed / unknown_bot / unknown_account / invalid_seats */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        post: operations["createTournament"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1941,102 +390,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a tournament's progress and standings (the seed once it is finished) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    tournament_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "t1a2b3c4d5e6",
-                         *       "game": "carcassonne",
-                         *       "options": {},
-                         *       "participants": [
-                         *         {
-                         *           "name": "heuristic",
-                         *           "bot": "heuristic"
-                         *         },
-                         *         {
-                         *           "name": "random",
-                         *           "bot": "random"
-                         *         }
-                         *       ],
-                         *       "games": 100,
-                         *       "format": "mirrored",
-                         *       "seats_per_game": 2,
-                         *       "seed": null,
-                         *       "seed_commitment": "9c11...",
-                         *       "decision_seconds": 5,
-                         *       "concurrency": 4,
-                         *       "created_at": 1700000000,
-                         *       "finished_at": null,
-                         *       "status": "running",
-                         *       "created": 8,
-                         *       "progress": {
-                         *         "total": 100,
-                         *         "started": 8,
-                         *         "finished": 4
-                         *       },
-                         *       "standings": [
-                         *         {
-                         *           "rank": 1,
-                         *           "name": "heuristic",
-                         *           "bot": "heuristic",
-                         *           "account": null,
-                         *           "mu": 29.1,
-                         *           "sigma": 1.2,
-                         *           "ordinal": 25.5,
-                         *           "interval": [
-                         *             26.7,
-                         *             31.5
-                         *           ],
-                         *           "games": 100,
-                         *           "wins": 61,
-                         *           "average_score": 38.2,
-                         *           "illegal_actions": 0,
-                         *           "deadlines_missed": 0,
-                         *           "decision_time_mean": 0.004,
-                         *           "decision_time_p95": 0.011
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Tournament"];
-                    };
-                };
-                /** @description tournament_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getTournament"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2055,76 +409,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the games started so far, each replayable and verifiable by its id */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    tournament_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "games": [
-                         *         {
-                         *           "index": 0,
-                         *           "game_id": "t1a2b3c4d5e6-00000",
-                         *           "status": "over",
-                         *           "participants": [
-                         *             "heuristic",
-                         *             "random"
-                         *           ],
-                         *           "result": {
-                         *             "scores": [
-                         *               42,
-                         *               17
-                         *             ],
-                         *             "ranks": [
-                         *               1,
-                         *               2
-                         *             ],
-                         *             "winners": [
-                         *               0
-                         *             ]
-                         *           },
-                         *           "commitment": "9c11..."
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["TournamentGames"];
-                    };
-                };
-                /** @description tournament_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["listTournamentGames"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2143,45 +428,7 @@ export interface paths {
             cookie?: never;
         };
         /** Draw the ratings with their intervals */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    tournament_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description an SVG chart */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description tournament_not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description rate_limited */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                default: components["responses"]["DEFAULT_ERROR"];
-            };
-        };
+        get: operations["getTournamentChart"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2232,6 +479,940 @@ export interface components {
             /** @description Next page number. */
             next_page?: number;
         };
+        /** @description The Castles of Burgundy: The Dice Game */
+        BurgundyAction: {
+            type: string;
+        };
+        /** @description The Castles of Burgundy: The Dice Game */
+        BurgundyEvent: {
+            type: string;
+        };
+        /** @description What a seat of The Castles of Burgundy: The Dice Game sees (spectators: the same without private parts). */
+        BurgundyGameView: Record<string, never>;
+        BurgundyResultDetail: Record<string, never>;
+        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
+        BurgundyResult: {
+            /**
+             * @example [
+             *       42,
+             *       17
+             *     ]
+             */
+            scores: number[];
+            /** @description 1 is best; ties share */
+            ranks: number[];
+            /**
+             * @example [
+             *       0
+             *     ]
+             */
+            winners: number[];
+            /** @description the game's own detail */
+            detail: components["schemas"]["BurgundyResultDetail"];
+        };
+        /** @description Carcassonne: The Dice Game */
+        CarcassonneAction: {
+            type: string;
+        };
+        /** @description Carcassonne: The Dice Game */
+        CarcassonneEvent: {
+            type: string;
+        };
+        /** @description What a seat of Carcassonne: The Dice Game sees (spectators: the same without private parts). */
+        CarcassonneGameView: Record<string, never>;
+        CarcassonneResultDetail: Record<string, never>;
+        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
+        CarcassonneResult: {
+            /**
+             * @example [
+             *       42,
+             *       17
+             *     ]
+             */
+            scores: number[];
+            /** @description 1 is best; ties share */
+            ranks: number[];
+            /**
+             * @example [
+             *       0
+             *     ]
+             */
+            winners: number[];
+            /** @description the game's own detail */
+            detail: components["schemas"]["CarcassonneResultDetail"];
+        };
+        /** @description Diceland */
+        DicelandAction: {
+            type: string;
+        };
+        /** @description Diceland */
+        DicelandEvent: {
+            type: string;
+        };
+        /** @description What a seat of Diceland sees (spectators: the same without private parts). */
+        DicelandGameView: Record<string, never>;
+        DicelandResultDetail: Record<string, never>;
+        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
+        DicelandResult: {
+            /**
+             * @example [
+             *       42,
+             *       17
+             *     ]
+             */
+            scores: number[];
+            /** @description 1 is best; ties share */
+            ranks: number[];
+            /**
+             * @example [
+             *       0
+             *     ]
+             */
+            winners: number[];
+            /** @description the game's own detail */
+            detail: components["schemas"]["DicelandResultDetail"];
+        };
+        /** @description King of the Dice: The Board Game */
+        KingdiceAction: {
+            type: string;
+        };
+        /** @description King of the Dice: The Board Game */
+        KingdiceEvent: {
+            type: string;
+        };
+        /** @description What a seat of King of the Dice: The Board Game sees (spectators: the same without private parts). */
+        KingdiceGameView: Record<string, never>;
+        KingdiceResultDetail: Record<string, never>;
+        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
+        KingdiceResult: {
+            /**
+             * @example [
+             *       42,
+             *       17
+             *     ]
+             */
+            scores: number[];
+            /** @description 1 is best; ties share */
+            ranks: number[];
+            /**
+             * @example [
+             *       0
+             *     ]
+             */
+            winners: number[];
+            /** @description the game's own detail */
+            detail: components["schemas"]["KingdiceResultDetail"];
+        };
+        /** @description The game was created. */
+        GameCreatedEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_created";
+            game: string;
+            commitment: string;
+        };
+        /** @description A human seat was taken. */
+        SeatJoinedEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_joined";
+            seat: number;
+            name?: string | null;
+        };
+        Prompt: {
+            /**
+             * @description the game's name for the decision
+             * @example build
+             */
+            kind: string;
+            /** @description hidden from the other seats until the game resolves it */
+            sealed: boolean;
+            /** @description the decision in a sentence, for people */
+            text?: string;
+            /** @description epoch seconds by which the seat must decide (null: no clock) */
+            deadline?: number | null;
+            /**
+             * @description the game version at which this decision fell due; If-Match accepts it (e.g. `If-Match: "7"`)
+             * @example 7
+             */
+            decision?: number;
+        };
+        /** @description Every seat is taken; the first decisions are owed. */
+        GameStartedEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_started";
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+        };
+        /** @description Who owes a decision after a move. */
+        ToActEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "to_act";
+            version: number;
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+        };
+        /** @description A seat moved (a sealed action is null until the game resolves it). */
+        BurgundyActionEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            version: number;
+            seat: number;
+            action: components["schemas"]["BurgundyAction"] | null;
+            sealed: boolean;
+        };
+        /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
+        BurgundyGameEventEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_event";
+            version: number;
+            event: components["schemas"]["BurgundyEvent"];
+            to?: number[];
+        };
+        /** @description The game is over: its result and the revealed seed. */
+        BurgundyGameOverEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            version: number;
+            result: components["schemas"]["BurgundyResult"];
+            seed: string;
+        };
+        /** @description An entry of a The Castles of Burgundy: The Dice Game game's event feed. */
+        BurgundyStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["BurgundyActionEntry"] | components["schemas"]["BurgundyGameEventEntry"] | components["schemas"]["BurgundyGameOverEntry"];
+        /** @description a move of the game, or entry 0's set-up */
+        BurgundyLogAction: components["schemas"]["BurgundyAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
+        /** @description entry 0 of a forked game: where it was forked from */
+        ForkSetupAction: {
+            /** @constant */
+            type: "fork";
+            game: string;
+            version: number;
+            /** @enum {string} */
+            dice: "fresh" | "original";
+        };
+        SetupAction: {
+            /** @constant */
+            type: "setup";
+        };
+        /** @description A seat moved (a sealed action is null until the game resolves it). */
+        CarcassonneActionEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            version: number;
+            seat: number;
+            action: components["schemas"]["CarcassonneAction"] | null;
+            sealed: boolean;
+        };
+        /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
+        CarcassonneGameEventEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_event";
+            version: number;
+            event: components["schemas"]["CarcassonneEvent"];
+            to?: number[];
+        };
+        /** @description The game is over: its result and the revealed seed. */
+        CarcassonneGameOverEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            version: number;
+            result: components["schemas"]["CarcassonneResult"];
+            seed: string;
+        };
+        /** @description An entry of a Carcassonne: The Dice Game game's event feed. */
+        CarcassonneStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["CarcassonneActionEntry"] | components["schemas"]["CarcassonneGameEventEntry"] | components["schemas"]["CarcassonneGameOverEntry"];
+        /** @description a move of the game, or entry 0's set-up */
+        CarcassonneLogAction: components["schemas"]["CarcassonneAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
+        /** @description A seat moved (a sealed action is null until the game resolves it). */
+        DicelandActionEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            version: number;
+            seat: number;
+            action: components["schemas"]["DicelandAction"] | null;
+            sealed: boolean;
+        };
+        /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
+        DicelandGameEventEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_event";
+            version: number;
+            event: components["schemas"]["DicelandEvent"];
+            to?: number[];
+        };
+        /** @description The game is over: its result and the revealed seed. */
+        DicelandGameOverEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            version: number;
+            result: components["schemas"]["DicelandResult"];
+            seed: string;
+        };
+        /** @description An entry of a Diceland game's event feed. */
+        DicelandStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["DicelandActionEntry"] | components["schemas"]["DicelandGameEventEntry"] | components["schemas"]["DicelandGameOverEntry"];
+        /** @description a move of the game, or entry 0's set-up */
+        DicelandLogAction: components["schemas"]["DicelandAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
+        /** @description A seat moved (a sealed action is null until the game resolves it). */
+        KingdiceActionEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            version: number;
+            seat: number;
+            action: components["schemas"]["KingdiceAction"] | null;
+            sealed: boolean;
+        };
+        /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
+        KingdiceGameEventEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_event";
+            version: number;
+            event: components["schemas"]["KingdiceEvent"];
+            to?: number[];
+        };
+        /** @description The game is over: its result and the revealed seed. */
+        KingdiceGameOverEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            version: number;
+            result: components["schemas"]["KingdiceResult"];
+            seed: string;
+        };
+        /** @description An entry of a King of the Dice: The Board Game game's event feed. */
+        KingdiceStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["KingdiceActionEntry"] | components["schemas"]["KingdiceGameEventEntry"] | components["schemas"]["KingdiceGameOverEntry"];
+        /** @description a move of the game, or entry 0's set-up */
+        KingdiceLogAction: components["schemas"]["KingdiceAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
+        /** @description What the caller may see of a game now. */
+        BurgundyView: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "burgundy";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["BurgundyGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["BurgundyResult"] | null;
+        };
+        /** @description What the caller may see of a game now. */
+        CarcassonneView: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "carcassonne";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["CarcassonneGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["CarcassonneResult"] | null;
+        };
+        /** @description What the caller may see of a game now. */
+        DicelandView: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "diceland";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["DicelandGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["DicelandResult"] | null;
+        };
+        /** @description What the caller may see of a game now. */
+        KingdiceView: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "kingdice";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["KingdiceGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["KingdiceResult"] | null;
+        };
+        /** @description What the caller may see of a game now. One shape per game, by `game`. */
+        View: components["schemas"]["BurgundyView"] | components["schemas"]["CarcassonneView"] | components["schemas"]["DicelandView"] | components["schemas"]["KingdiceView"];
+        /** @description One legal action with a sentence for people. */
+        BurgundyLegalAction: {
+            /** @description post it as it is */
+            action: components["schemas"]["BurgundyAction"];
+            text: string;
+        };
+        /** @description Every legal action of the caller's seat now (empty when it owes nothing). */
+        BurgundyLegalActions: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "burgundy";
+            version: number;
+            seat: number;
+            deadline?: number | null;
+            actions: components["schemas"]["BurgundyLegalAction"][];
+        };
+        /** @description One legal action with a sentence for people. */
+        CarcassonneLegalAction: {
+            /** @description post it as it is */
+            action: components["schemas"]["CarcassonneAction"];
+            text: string;
+        };
+        /** @description Every legal action of the caller's seat now (empty when it owes nothing). */
+        CarcassonneLegalActions: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "carcassonne";
+            version: number;
+            seat: number;
+            deadline?: number | null;
+            actions: components["schemas"]["CarcassonneLegalAction"][];
+        };
+        /** @description One legal action with a sentence for people. */
+        DicelandLegalAction: {
+            /** @description post it as it is */
+            action: components["schemas"]["DicelandAction"];
+            text: string;
+        };
+        /** @description Every legal action of the caller's seat now (empty when it owes nothing). */
+        DicelandLegalActions: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "diceland";
+            version: number;
+            seat: number;
+            deadline?: number | null;
+            actions: components["schemas"]["DicelandLegalAction"][];
+        };
+        /** @description One legal action with a sentence for people. */
+        KingdiceLegalAction: {
+            /** @description post it as it is */
+            action: components["schemas"]["KingdiceAction"];
+            text: string;
+        };
+        /** @description Every legal action of the caller's seat now (empty when it owes nothing). */
+        KingdiceLegalActions: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "kingdice";
+            version: number;
+            seat: number;
+            deadline?: number | null;
+            actions: components["schemas"]["KingdiceLegalAction"][];
+        };
+        /** @description Every legal action of the caller's seat now (empty when it owes nothing). One shape per game, by `game`. */
+        LegalActions: components["schemas"]["BurgundyLegalActions"] | components["schemas"]["CarcassonneLegalActions"] | components["schemas"]["DicelandLegalActions"] | components["schemas"]["KingdiceLegalActions"];
+        /** @description The answer of a move: the new version, the caller's events and view. */
+        BurgundyMoveResult: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "burgundy";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["BurgundyGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["BurgundyResult"] | null;
+            events: components["schemas"]["BurgundyEvent"][];
+        };
+        /** @description The answer of a move: the new version, the caller's events and view. */
+        CarcassonneMoveResult: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "carcassonne";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["CarcassonneGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["CarcassonneResult"] | null;
+            events: components["schemas"]["CarcassonneEvent"][];
+        };
+        /** @description The answer of a move: the new version, the caller's events and view. */
+        DicelandMoveResult: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "diceland";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["DicelandGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["DicelandResult"] | null;
+            events: components["schemas"]["DicelandEvent"][];
+        };
+        /** @description The answer of a move: the new version, the caller's events and view. */
+        KingdiceMoveResult: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "kingdice";
+            version: number;
+            seat: number | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "over";
+            /** @description the game's own view of the caller */
+            view: components["schemas"]["KingdiceGameView"];
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
+            to_act: {
+                [key: string]: components["schemas"]["Prompt"];
+            };
+            result: components["schemas"]["KingdiceResult"] | null;
+            events: components["schemas"]["KingdiceEvent"][];
+        };
+        /** @description The answer of a move: the new version, the caller's events and view. One shape per game, by `game`. */
+        MoveResult: components["schemas"]["BurgundyMoveResult"] | components["schemas"]["CarcassonneMoveResult"] | components["schemas"]["DicelandMoveResult"] | components["schemas"]["KingdiceMoveResult"];
+        ForkedFrom: {
+            game: string;
+            version: number;
+            /** @enum {string} */
+            dice: "fresh" | "original";
+        };
+        /** @description One applied action (entry 0 is the set-up). */
+        BurgundyLogEntry: {
+            n: number;
+            version: number;
+            seat: number | null;
+            /** @description null: another seat's sealed action, until the game is over */
+            action: components["schemas"]["BurgundyLogAction"] | null;
+            sealed: boolean;
+            /** @description played by the service after a deadline */
+            fallback?: boolean;
+            /** @description [k, n, value] of each draw; shown once the game is over */
+            draws?: number[][];
+            at?: number;
+            /** @description the move as a sentence (the game's describe); null if hidden */
+            text?: string | null;
+        };
+        /** @description The action log, with the seed once the game is over. */
+        BurgundyLog: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "burgundy";
+            seats: number;
+            options: {
+                [key: string]: unknown;
+            };
+            status: string;
+            version: number;
+            commitment: string;
+            seed?: string | null;
+            forked_from?: components["schemas"]["ForkedFrom"] | null;
+            entries: components["schemas"]["BurgundyLogEntry"][];
+        };
+        /** @description One applied action (entry 0 is the set-up). */
+        CarcassonneLogEntry: {
+            n: number;
+            version: number;
+            seat: number | null;
+            /** @description null: another seat's sealed action, until the game is over */
+            action: components["schemas"]["CarcassonneLogAction"] | null;
+            sealed: boolean;
+            /** @description played by the service after a deadline */
+            fallback?: boolean;
+            /** @description [k, n, value] of each draw; shown once the game is over */
+            draws?: number[][];
+            at?: number;
+            /** @description the move as a sentence (the game's describe); null if hidden */
+            text?: string | null;
+        };
+        /** @description The action log, with the seed once the game is over. */
+        CarcassonneLog: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "carcassonne";
+            seats: number;
+            options: {
+                [key: string]: unknown;
+            };
+            status: string;
+            version: number;
+            commitment: string;
+            seed?: string | null;
+            forked_from?: components["schemas"]["ForkedFrom"] | null;
+            entries: components["schemas"]["CarcassonneLogEntry"][];
+        };
+        /** @description One applied action (entry 0 is the set-up). */
+        DicelandLogEntry: {
+            n: number;
+            version: number;
+            seat: number | null;
+            /** @description null: another seat's sealed action, until the game is over */
+            action: components["schemas"]["DicelandLogAction"] | null;
+            sealed: boolean;
+            /** @description played by the service after a deadline */
+            fallback?: boolean;
+            /** @description [k, n, value] of each draw; shown once the game is over */
+            draws?: number[][];
+            at?: number;
+            /** @description the move as a sentence (the game's describe); null if hidden */
+            text?: string | null;
+        };
+        /** @description The action log, with the seed once the game is over. */
+        DicelandLog: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "diceland";
+            seats: number;
+            options: {
+                [key: string]: unknown;
+            };
+            status: string;
+            version: number;
+            commitment: string;
+            seed?: string | null;
+            forked_from?: components["schemas"]["ForkedFrom"] | null;
+            entries: components["schemas"]["DicelandLogEntry"][];
+        };
+        /** @description One applied action (entry 0 is the set-up). */
+        KingdiceLogEntry: {
+            n: number;
+            version: number;
+            seat: number | null;
+            /** @description null: another seat's sealed action, until the game is over */
+            action: components["schemas"]["KingdiceLogAction"] | null;
+            sealed: boolean;
+            /** @description played by the service after a deadline */
+            fallback?: boolean;
+            /** @description [k, n, value] of each draw; shown once the game is over */
+            draws?: number[][];
+            at?: number;
+            /** @description the move as a sentence (the game's describe); null if hidden */
+            text?: string | null;
+        };
+        /** @description The action log, with the seed once the game is over. */
+        KingdiceLog: {
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "kingdice";
+            seats: number;
+            options: {
+                [key: string]: unknown;
+            };
+            status: string;
+            version: number;
+            commitment: string;
+            seed?: string | null;
+            forked_from?: components["schemas"]["ForkedFrom"] | null;
+            entries: components["schemas"]["KingdiceLogEntry"][];
+        };
+        /** @description The action log, with the seed once the game is over. One shape per game, by `game`. */
+        Log: components["schemas"]["BurgundyLog"] | components["schemas"]["CarcassonneLog"] | components["schemas"]["DicelandLog"] | components["schemas"]["KingdiceLog"];
+        Pending: {
+            type: string;
+            game_id: string;
+            seat: number;
+            version: number;
+            prompt: components["schemas"]["Prompt"];
+            deadline?: number | null;
+        };
+        /** @description What the caller owes now, events after the cursor, and the cursor to pass next. */
+        BurgundyEvents: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "burgundy";
+            pending: components["schemas"]["Pending"][];
+            events: components["schemas"]["BurgundyStreamEntry"][];
+            cursor: string;
+        };
+        /** @description What the caller owes now, events after the cursor, and the cursor to pass next. */
+        CarcassonneEvents: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "carcassonne";
+            pending: components["schemas"]["Pending"][];
+            events: components["schemas"]["CarcassonneStreamEntry"][];
+            cursor: string;
+        };
+        /** @description What the caller owes now, events after the cursor, and the cursor to pass next. */
+        DicelandEvents: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "diceland";
+            pending: components["schemas"]["Pending"][];
+            events: components["schemas"]["DicelandStreamEntry"][];
+            cursor: string;
+        };
+        /** @description What the caller owes now, events after the cursor, and the cursor to pass next. */
+        KingdiceEvents: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "kingdice";
+            pending: components["schemas"]["Pending"][];
+            events: components["schemas"]["KingdiceStreamEntry"][];
+            cursor: string;
+        };
+        /** @description What the caller owes now, events after the cursor, and the cursor to pass next. One shape per game, by `game`. */
+        Events: components["schemas"]["BurgundyEvents"] | components["schemas"]["CarcassonneEvents"] | components["schemas"]["DicelandEvents"] | components["schemas"]["KingdiceEvents"];
+        /** @description An action of any game: one of the actions `listLegalActions` lists (the same components). */
+        Action: components["schemas"]["BurgundyAction"] | components["schemas"]["CarcassonneAction"] | components["schemas"]["DicelandAction"] | components["schemas"]["KingdiceAction"];
         Health: {
             /** @example ok */
             status: string;
@@ -2252,8 +1433,11 @@ export interface components {
             options_example: {
                 [key: string]: unknown;
             };
-            /** @description the project's rules page: rulings and designed data */
-            rules?: string;
+            /**
+             * Format: url
+             * @description the game's rules page served by this service (text/markdown): its rulings where the rulebook is silent, and its designed data
+             */
+            rules: string;
         };
         Seat: {
             seat: number;
@@ -2263,18 +1447,24 @@ export interface components {
             account?: string | null;
             joined: boolean;
         };
-        Prompt: {
-            kind: string;
-            sealed: boolean;
-            text?: string;
-            /** @description epoch seconds */
-            deadline?: number | null;
-        };
-        ForkedFrom: {
-            game: string;
-            version: number;
-            /** @enum {string} */
-            dice: "fresh" | "original";
+        Result: {
+            /**
+             * @example [
+             *       42,
+             *       17
+             *     ]
+             */
+            scores: number[];
+            /** @description 1 is best; ties share */
+            ranks: number[];
+            /**
+             * @example [
+             *       0
+             *     ]
+             */
+            winners: number[];
+            /** @description the game's own detail */
+            detail: Record<string, never>;
         };
         Game: {
             /** @example 3f2a9c0d1b7e4a55 */
@@ -2287,12 +1477,21 @@ export interface components {
             options: {
                 [key: string]: unknown;
             };
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
             to_act: {
                 [key: string]: components["schemas"]["Prompt"];
             };
-            result?: {
-                [key: string]: unknown;
-            } | null;
+            result?: components["schemas"]["Result"] | null;
             /** @description sha256 of the seed */
             commitment: string;
             /** @description revealed when the game is over */
@@ -2300,7 +1499,7 @@ export interface components {
             created_at: number;
             decision_seconds?: number | null;
             tournament?: string | null;
-            forked_from?: (Record<string, never> | null) | components["schemas"]["ForkedFrom"];
+            forked_from?: components["schemas"]["ForkedFrom"] | null;
         };
         GameList: {
             games: components["schemas"]["Game"][];
@@ -2353,12 +1552,21 @@ export interface components {
             options: {
                 [key: string]: unknown;
             };
+            /**
+             * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
+             * @example {
+             *       "0": {
+             *         "kind": "build",
+             *         "sealed": false,
+             *         "text": "place dice",
+             *         "deadline": null
+             *       }
+             *     }
+             */
             to_act: {
                 [key: string]: components["schemas"]["Prompt"];
             };
-            result?: {
-                [key: string]: unknown;
-            } | null;
+            result?: components["schemas"]["Result"] | null;
             /** @description sha256 of the seed */
             commitment: string;
             /** @description revealed when the game is over */
@@ -2366,7 +1574,7 @@ export interface components {
             created_at: number;
             decision_seconds?: number | null;
             tournament?: string | null;
-            forked_from?: (Record<string, never> | null) | components["schemas"]["ForkedFrom"];
+            forked_from?: components["schemas"]["ForkedFrom"] | null;
             creator_token: string;
         };
         Join: {
@@ -2378,108 +1586,13 @@ export interface components {
             seat_token: string;
             status: string;
         };
-        View: {
-            game_id: string;
-            version: number;
-            seat: number | null;
-            status: string;
-            /** @description the game's own view; see the rules page */
-            view: {
-                [key: string]: unknown;
-            };
-            to_act: {
-                [key: string]: components["schemas"]["Prompt"];
-            };
-            result?: {
-                [key: string]: unknown;
-            } | null;
-        };
-        LegalAction: {
-            action: {
-                [key: string]: unknown;
-            };
-            text: string;
-        };
-        LegalActions: {
-            game_id: string;
-            version: number;
-            seat: number;
-            deadline?: number | null;
-            actions: components["schemas"]["LegalAction"][];
-        };
         ActionRequest: {
             /**
              * @example {
              *       "type": "reroll"
              *     }
              */
-            action: {
-                [key: string]: unknown;
-            };
-        };
-        MoveResult: {
-            game_id: string;
-            version: number;
-            seat: number | null;
-            status: string;
-            /** @description the game's own view; see the rules page */
-            view: {
-                [key: string]: unknown;
-            };
-            to_act: {
-                [key: string]: components["schemas"]["Prompt"];
-            };
-            result?: {
-                [key: string]: unknown;
-            } | null;
-            events: {
-                [key: string]: unknown;
-            }[];
-        };
-        LogEntry: {
-            n: number;
-            version: number;
-            seat: number | null;
-            action: {
-                [key: string]: unknown;
-            } | null;
-            sealed: boolean;
-            /** @description played by the service after a deadline */
-            fallback?: boolean;
-            /** @description [k, n, value] of each draw; shown once the game is over */
-            draws?: number[][];
-            at?: number;
-            /** @description the move as a sentence (the game's describe); null if hidden */
-            text?: string | null;
-        };
-        Log: {
-            game_id: string;
-            game: string;
-            seats: number;
-            options: {
-                [key: string]: unknown;
-            };
-            status: string;
-            version: number;
-            commitment: string;
-            seed?: string | null;
-            forked_from?: (Record<string, never> | null) | components["schemas"]["ForkedFrom"];
-            entries: components["schemas"]["LogEntry"][];
-        };
-        Pending: {
-            type: string;
-            game_id: string;
-            seat: number;
-            version: number;
-            prompt: components["schemas"]["Prompt"];
-            deadline?: number | null;
-        };
-        Events: {
-            pending: components["schemas"]["Pending"][];
-            events: {
-                [key: string]: unknown;
-            }[];
-            cursor: string;
+            action: components["schemas"]["Action"];
         };
         Check: {
             name: string;
@@ -2634,4 +1747,1844 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "redis": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description redis_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "carcassonne",
+                     *         "title": "Carcassonne: The Dice Game",
+                     *         "min_seats": 1,
+                     *         "max_seats": 5,
+                     *         "bots": [
+                     *           "heuristic",
+                     *           "random"
+                     *         ],
+                     *         "options_schema": {
+                     *           "type": "object",
+                     *           "properties": {}
+                     *         },
+                     *         "options_example": {},
+                     *         "rules": "http://127.0.0.1:8000/v1/catalogue/carcassonne/rules"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["GameInfo"][];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getCatalogueEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "carcassonne",
+                     *       "title": "Carcassonne: The Dice Game",
+                     *       "min_seats": 1,
+                     *       "max_seats": 5,
+                     *       "bots": [
+                     *         "heuristic",
+                     *         "random"
+                     *       ],
+                     *       "options_schema": {
+                     *         "type": "object",
+                     *         "properties": {}
+                     *       },
+                     *       "options_example": {},
+                     *       "rules": "http://127.0.0.1:8000/v1/catalogue/carcassonne/rules"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameInfo"];
+                };
+            };
+            /** @description unknown_game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the game's RULES.md: rulings where the rulebook is silent, designed data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_game / rules_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listGames: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "games": [
+                     *         {
+                     *           "id": "3f2a9c0d1b7e4a55",
+                     *           "game": "carcassonne",
+                     *           "status": "waiting",
+                     *           "version": 0,
+                     *           "seats": [
+                     *             {
+                     *               "seat": 0,
+                     *               "kind": "human",
+                     *               "name": "ann",
+                     *               "bot": null,
+                     *               "joined": false
+                     *             },
+                     *             {
+                     *               "seat": 1,
+                     *               "kind": "bot",
+                     *               "name": "heuristic-1",
+                     *               "bot": "heuristic",
+                     *               "joined": true
+                     *             }
+                     *           ],
+                     *           "options": {},
+                     *           "to_act": {},
+                     *           "result": null,
+                     *           "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
+                     *           "seed": null,
+                     *           "created_at": 1795000000,
+                     *           "forked_from": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameList"];
+                };
+            };
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    createGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "game": "carcassonne",
+                 *       "seats": [
+                 *         {
+                 *           "kind": "human",
+                 *           "name": "ann"
+                 *         },
+                 *         {
+                 *           "kind": "bot",
+                 *           "bot": "heuristic"
+                 *         }
+                 *       ],
+                 *       "options": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateGame"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f2a9c0d1b7e4a55",
+                     *       "game": "carcassonne",
+                     *       "status": "waiting",
+                     *       "version": 0,
+                     *       "seats": [
+                     *         {
+                     *           "seat": 0,
+                     *           "kind": "human",
+                     *           "name": "ann",
+                     *           "bot": null,
+                     *           "joined": false
+                     *         },
+                     *         {
+                     *           "seat": 1,
+                     *           "kind": "bot",
+                     *           "name": "heuristic-1",
+                     *           "bot": "heuristic",
+                     *           "joined": true
+                     *         }
+                     *       ],
+                     *       "options": {},
+                     *       "to_act": {},
+                     *       "result": null,
+                     *       "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
+                     *       "seed": null,
+                     *       "created_at": 1795000000,
+                     *       "forked_from": null,
+                     *       "creator_token": "creator_abc"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedGame"];
+                };
+            };
+            /** @description invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unknown_game / game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_fork / invalid_options / validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f2a9c0d1b7e4a55",
+                     *       "game": "carcassonne",
+                     *       "status": "waiting",
+                     *       "version": 0,
+                     *       "seats": [
+                     *         {
+                     *           "seat": 0,
+                     *           "kind": "human",
+                     *           "name": "ann",
+                     *           "bot": null,
+                     *           "joined": false
+                     *         },
+                     *         {
+                     *           "seat": 1,
+                     *           "kind": "bot",
+                     *           "name": "heuristic-1",
+                     *           "bot": "heuristic",
+                     *           "joined": true
+                     *         }
+                     *       ],
+                     *       "options": {},
+                     *       "to_act": {},
+                     *       "result": null,
+                     *       "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
+                     *       "seed": null,
+                     *       "created_at": 1795000000,
+                     *       "forked_from": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    joinSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ann"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Join"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "3f2a9c0d1b7e4a55",
+                     *       "seat": 0,
+                     *       "seat_token": "seat_xyz",
+                     *       "status": "active"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Joined"];
+                };
+            };
+            /** @description game_not_found / seat_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description seat_taken / seat_not_human */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getView: {
+        parameters: {
+            query?: {
+                /** @description any seat's final view, once the game is over (for audits) */
+                seat?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "3f2a9c0d1b7e4a55",
+                     *       "game": "carcassonne",
+                     *       "version": 7,
+                     *       "seat": 0,
+                     *       "status": "active",
+                     *       "view": {
+                     *         "seats": 3,
+                     *         "active": 0,
+                     *         "pending": [
+                     *           0
+                     *         ],
+                     *         "scores": [
+                     *           3,
+                     *           0,
+                     *           1
+                     *         ]
+                     *       },
+                     *       "to_act": {
+                     *         "0": {
+                     *           "kind": "build",
+                     *           "sealed": false,
+                     *           "text": "place dice, re-roll or score"
+                     *         }
+                     *       },
+                     *       "result": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_over */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found / seat_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listLegalActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "3f2a9c0d1b7e4a55",
+                     *       "game": "carcassonne",
+                     *       "version": 7,
+                     *       "seat": 0,
+                     *       "actions": [
+                     *         {
+                     *           "action": {
+                     *             "type": "reroll"
+                     *           },
+                     *           "text": "re-roll 4 dice"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LegalActions"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    postAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the version the move is for, e.g. "7"; 412 when stale */
+                "If-Match"?: string;
+                /** @description a retry with the same key returns the first answer */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": {
+                 *         "type": "reroll"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ActionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "3f2a9c0d1b7e4a55",
+                     *       "game": "carcassonne",
+                     *       "version": 8,
+                     *       "seat": 0,
+                     *       "status": "active",
+                     *       "view": {
+                     *         "seats": 3,
+                     *         "active": 0,
+                     *         "pending": [
+                     *           0
+                     *         ],
+                     *         "scores": [
+                     *           3,
+                     *           0,
+                     *           1
+                     *         ]
+                     *       },
+                     *       "to_act": {
+                     *         "0": {
+                     *           "kind": "build",
+                     *           "sealed": false,
+                     *           "text": "place dice, re-roll or score"
+                     *         }
+                     *       },
+                     *       "result": null,
+                     *       "events": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MoveResult"];
+                };
+            };
+            /** @description invalid_json / invalid_if_match */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_started / game_over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description version_mismatch */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description illegal_action / validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "3f2a9c0d1b7e4a55",
+                     *       "game": "carcassonne",
+                     *       "seats": 2,
+                     *       "options": {},
+                     *       "status": "active",
+                     *       "version": 1,
+                     *       "commitment": "9c11...",
+                     *       "seed": null,
+                     *       "entries": [
+                     *         {
+                     *           "n": 0,
+                     *           "version": 0,
+                     *           "seat": null,
+                     *           "action": {
+                     *             "type": "setup"
+                     *           },
+                     *           "sealed": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Log"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description cursor of the last event seen (0: from the start) */
+                after?: string;
+                /** @description seconds to wait for an event when there is none yet */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game": "carcassonne",
+                     *       "pending": [],
+                     *       "events": [
+                     *         {
+                     *           "id": "1795000000000-0",
+                     *           "type": "to_act",
+                     *           "version": 3,
+                     *           "to_act": {
+                     *             "1": {
+                     *               "kind": "build",
+                     *               "sealed": false,
+                     *               "text": ""
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "cursor": "1795000000000-0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an SSE stream of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getPicture: {
+        parameters: {
+            query?: {
+                player?: number;
+                /** @description draw the game after this many moves (finished games only) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an SVG document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_found / version_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "3f2a9c0d1b7e4a55",
+                     *       "ok": true,
+                     *       "commitment": "9c1185a5c5e9fc54612808977ee8f548b2258d31b8c1b7a2f9d0e51f9f0d3c4a",
+                     *       "seed": "b1f0c2...",
+                     *       "checks": [
+                     *         {
+                     *           "name": "sha256(seed) equals the commitment published at creation",
+                     *           "ok": true,
+                     *           "detail": "sha256 9c1185a5c5e9fc54..., commitment 9c1185a5c5e9fc54..."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description game_not_over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    registerBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "mybot",
+                 *       "owner": "me@example.org"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RegisterBot"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "a1b2c3d4e5f6",
+                     *       "name": "mybot",
+                     *       "owner": "me@example.org",
+                     *       "created_at": 1700000000,
+                     *       "token": "bot_abc"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegisteredBot"];
+                };
+            };
+            /** @description invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getBotAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "a1b2c3d4e5f6",
+                     *       "name": "mybot",
+                     *       "owner": "me@example.org",
+                     *       "created_at": 1700000000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getBotFeed: {
+        parameters: {
+            query?: {
+                /** @description cursor of the last event seen (0: from the start) */
+                after?: string;
+                /** @description seconds to wait for an event when there is none yet */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pending": [
+                     *         {
+                     *           "type": "decision_due",
+                     *           "game_id": "3f2a9c0d1b7e4a55",
+                     *           "seat": 1,
+                     *           "version": 12,
+                     *           "prompt": {
+                     *             "kind": "build",
+                     *             "sealed": false,
+                     *             "text": "",
+                     *             "deadline": null
+                     *           },
+                     *           "deadline": null
+                     *         }
+                     *       ],
+                     *       "events": [],
+                     *       "cursor": "0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Feed"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    streamBotFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an SSE stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournaments": [
+                     *         {
+                     *           "id": "t1a2b3c4d5e6",
+                     *           "game": "carcassonne",
+                     *           "options": {},
+                     *           "participants": [
+                     *             {
+                     *               "name": "heuristic",
+                     *               "bot": "heuristic"
+                     *             },
+                     *             {
+                     *               "name": "random",
+                     *               "bot": "random"
+                     *             }
+                     *           ],
+                     *           "games": 100,
+                     *           "format": "mirrored",
+                     *           "seats_per_game": 2,
+                     *           "seed": null,
+                     *           "seed_commitment": "9c11...",
+                     *           "decision_seconds": 5,
+                     *           "concurrency": 4,
+                     *           "created_at": 1700000000,
+                     *           "finished_at": null,
+                     *           "status": "running",
+                     *           "created": 8,
+                     *           "progress": {
+                     *             "total": 100,
+                     *             "started": 8,
+                     *             "finished": 4
+                     *           },
+                     *           "standings": [
+                     *             {
+                     *               "rank": 1,
+                     *               "name": "heuristic",
+                     *               "bot": "heuristic",
+                     *               "account": null,
+                     *               "mu": 29.1,
+                     *               "sigma": 1.2,
+                     *               "ordinal": 25.5,
+                     *               "interval": [
+                     *                 26.7,
+                     *                 31.5
+                     *               ],
+                     *               "games": 100,
+                     *               "wins": 61,
+                     *               "average_score": 38.2,
+                     *               "illegal_actions": 0,
+                     *               "deadlines_missed": 0,
+                     *               "decision_time_mean": 0.004,
+                     *               "decision_time_p95": 0.011
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "game": "carcassonne",
+                 *       "participants": [
+                 *         {
+                 *           "name": "heuristic",
+                 *           "bot": "heuristic"
+                 *         },
+                 *         {
+                 *           "name": "random",
+                 *           "bot": "random"
+                 *         },
+                 *         {
+                 *           "name": "mybot",
+                 *           "account": "a1b2c3d4e5f6"
+                 *         }
+                 *       ],
+                 *       "games": 120,
+                 *       "format": "mirrored",
+                 *       "seats_per_game": 3,
+                 *       "decision_seconds": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTournament"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "t1a2b3c4d5e6",
+                     *       "game": "carcassonne",
+                     *       "options": {},
+                     *       "participants": [
+                     *         {
+                     *           "name": "heuristic",
+                     *           "bot": "heuristic"
+                     *         },
+                     *         {
+                     *           "name": "random",
+                     *           "bot": "random"
+                     *         }
+                     *       ],
+                     *       "games": 100,
+                     *       "format": "mirrored",
+                     *       "seats_per_game": 2,
+                     *       "seed": null,
+                     *       "seed_commitment": "9c11...",
+                     *       "decision_seconds": 5,
+                     *       "concurrency": 4,
+                     *       "created_at": 1700000000,
+                     *       "finished_at": null,
+                     *       "status": "running",
+                     *       "created": 8,
+                     *       "progress": {
+                     *         "total": 100,
+                     *         "started": 8,
+                     *         "finished": 4
+                     *       },
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "name": "heuristic",
+                     *           "bot": "heuristic",
+                     *           "account": null,
+                     *           "mu": 29.1,
+                     *           "sigma": 1.2,
+                     *           "ordinal": 25.5,
+                     *           "interval": [
+                     *             26.7,
+                     *             31.5
+                     *           ],
+                     *           "games": 100,
+                     *           "wins": 61,
+                     *           "average_score": 38.2,
+                     *           "illegal_actions": 0,
+                     *           "deadlines_missed": 0,
+                     *           "decision_time_mean": 0.004,
+                     *           "decision_time_p95": 0.011
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unknown_game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed / unknown_bot / unknown_account / invalid_seats */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "t1a2b3c4d5e6",
+                     *       "game": "carcassonne",
+                     *       "options": {},
+                     *       "participants": [
+                     *         {
+                     *           "name": "heuristic",
+                     *           "bot": "heuristic"
+                     *         },
+                     *         {
+                     *           "name": "random",
+                     *           "bot": "random"
+                     *         }
+                     *       ],
+                     *       "games": 100,
+                     *       "format": "mirrored",
+                     *       "seats_per_game": 2,
+                     *       "seed": null,
+                     *       "seed_commitment": "9c11...",
+                     *       "decision_seconds": 5,
+                     *       "concurrency": 4,
+                     *       "created_at": 1700000000,
+                     *       "finished_at": null,
+                     *       "status": "running",
+                     *       "created": 8,
+                     *       "progress": {
+                     *         "total": 100,
+                     *         "started": 8,
+                     *         "finished": 4
+                     *       },
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "name": "heuristic",
+                     *           "bot": "heuristic",
+                     *           "account": null,
+                     *           "mu": 29.1,
+                     *           "sigma": 1.2,
+                     *           "ordinal": 25.5,
+                     *           "interval": [
+                     *             26.7,
+                     *             31.5
+                     *           ],
+                     *           "games": 100,
+                     *           "wins": 61,
+                     *           "average_score": 38.2,
+                     *           "illegal_actions": 0,
+                     *           "deadlines_missed": 0,
+                     *           "decision_time_mean": 0.004,
+                     *           "decision_time_p95": 0.011
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    listTournamentGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "games": [
+                     *         {
+                     *           "index": 0,
+                     *           "game_id": "t1a2b3c4d5e6-00000",
+                     *           "status": "over",
+                     *           "participants": [
+                     *             "heuristic",
+                     *             "random"
+                     *           ],
+                     *           "result": {
+                     *             "scores": [
+                     *               42,
+                     *               17
+                     *             ],
+                     *             "ranks": [
+                     *               1,
+                     *               2
+                     *             ],
+                     *             "winners": [
+                     *               0
+                     *             ]
+                     *           },
+                     *           "commitment": "9c11..."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentGames"];
+                };
+            };
+            /** @description tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getTournamentChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an SVG chart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+}

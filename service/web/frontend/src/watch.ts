@@ -1,7 +1,7 @@
 // /watch/{game_id}: the live game. The picture, whose turn, the log and the result are
 // re-read after every event of the game's SSE stream.
 import { ApiError, authHeaders, get, picture, url, useToken } from "./api.js";
-import type { Game, Log, Result } from "./api.js";
+import type { Game, Log } from "./api.js";
 import { $, h, owing, resultTable, seatName, showError, showSvg } from "./dom.js";
 import { follow } from "./sse.js";
 
@@ -66,7 +66,7 @@ async function draw(): Promise<void> {
   $("problem").textContent = "";
   if (game.status === "over" && game.result) {
     $("result").replaceChildren(
-      resultTable(game, game.result as unknown as Result),
+      resultTable(game, game.result),
       h("p", {}, h("a", { href: `/replay/${game.id}` }, "Replay this game move by move")),
     );
   }
