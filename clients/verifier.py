@@ -72,6 +72,29 @@ def _first_difference(local: Any, remote: Any, path: str = "") -> str:
     return f"{path or '/'}: local {_canonical(local)[:80]} != server {_canonical(remote)[:80]}"
 
 
+def fork_start(
+    summary: Mapping[str, Any],
+    origin: Mapping[str, Any],
+    origin_log: Mapping[str, Any],
+    origin_start: tuple[State, Dice] | None = None,
+) -> tuple[State, Dice]:
+    """A forked game's first state and dice, re-played here from its finished origin's
+    published log (``origin_start``: the origin's own start when it is a fork too).
+
+    Raises IllegalAction if the origin's log does not re-play."""
+    fork = summary["forked_from"]
+    game = get_game(str(origin.get("game")))
+    moves = [(int(e["seat"]), e["action"]) for e in origin_log["entries"] if e["seat"] is not None]
+    moves = moves[: int(fork["version"])]
+    if origin_start is not None:
+        replayed = replay_from(game, origin_start[0], origin_start[1], moves)
+    else:
+        seats = len(origin.get("seats") or [])
+        replayed = replay(game, seats, origin.get("options") or {}, str(origin["seed"]), moves)
+    counter = replayed.dice.counter if fork["dice"] == "original" else 0
+    return replayed.state, Dice(str(summary["seed"]), counter)
+
+
 def audit_game(
     summary: Mapping[str, Any],
     log: Mapping[str, Any],
