@@ -216,3 +216,14 @@ def test_tournament_page_shows_the_standings_and_the_index_links_everything(
     for g in games:
         assert page.locator(f"#recent a[href='/replay/{g['game_id']}']").count() == 1
     screenshot(page, "index")
+
+
+def test_pages_say_what_is_wrong_instead_of_failing(live_server, redis_client, page):
+    page.goto(f"{live_server}/watch/0000000000000000")
+    page.wait_for_selector("#problem:has-text('game_not_found')")
+    waiting = create(live_server, "kingdice", [{"kind": "human"}, {"kind": "human"}])
+    page.goto(f"{live_server}/replay/{waiting['id']}")
+    page.wait_for_selector(f"#problem a[href='/watch/{waiting['id']}']")
+    assert "not over yet" in page.text_content("#problem")
+    page.goto(f"{live_server}/tournaments/t00000000000")
+    page.wait_for_selector("#problem:has-text('tournament_not_found')")

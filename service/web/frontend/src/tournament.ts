@@ -1,6 +1,6 @@
 // /tournaments/{id}: standings, the ratings chart and the games, re-read every few
 // seconds until the tournament is finished.
-import { get, picture } from "./api.js";
+import { ApiError, get, picture } from "./api.js";
 import type { Tournament, TournamentGame } from "./api.js";
 import { $, h, showError, showSvg } from "./dom.js";
 
@@ -74,6 +74,7 @@ async function poll(): Promise<void> {
     if (t.status === "finished") return;
   } catch (error) {
     showError($("problem"), error);
+    if (error instanceof ApiError && error.status === 404) return;
   }
   setTimeout(() => void poll(), POLL_MS);
 }

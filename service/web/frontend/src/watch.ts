@@ -9,6 +9,8 @@ const gameId = document.body.dataset.game ?? "";
 const tokenKey = `dicehall.token.${gameId}`;
 let seat: number | null = null;
 let busy = false;
+/** Events that come faster than this are drawn together (a bot game moves in milliseconds). */
+const MIN_REDRAW_MS = 200;
 let again = false;
 
 function describeLog(log: Log): HTMLElement[] {
@@ -21,6 +23,10 @@ function describeLog(log: Log): HTMLElement[] {
   );
 }
 
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
 async function refresh(): Promise<void> {
   if (busy) {
     again = true;
@@ -30,7 +36,9 @@ async function refresh(): Promise<void> {
   try {
     do {
       again = false;
+      const started = Date.now();
       await draw();
+      if (again) await pause(MIN_REDRAW_MS - (Date.now() - started));
     } while (again);
   } catch (error) {
     showError($("problem"), error);

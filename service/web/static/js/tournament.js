@@ -1,6 +1,6 @@
 // /tournaments/{id}: standings, the ratings chart and the games, re-read every few
 // seconds until the tournament is finished.
-import { get, picture } from "./api.js";
+import { ApiError, get, picture } from "./api.js";
 import { $, h, showError, showSvg } from "./dom.js";
 const tournamentId = document.body.dataset.tournament ?? "";
 const POLL_MS = 2000;
@@ -47,6 +47,8 @@ async function poll() {
     }
     catch (error) {
         showError($("problem"), error);
+        if (error instanceof ApiError && error.status === 404)
+            return;
     }
     setTimeout(() => void poll(), POLL_MS);
 }

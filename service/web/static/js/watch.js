@@ -7,9 +7,14 @@ const gameId = document.body.dataset.game ?? "";
 const tokenKey = `dicehall.token.${gameId}`;
 let seat = null;
 let busy = false;
+/** Events that come faster than this are drawn together (a bot game moves in milliseconds). */
+const MIN_REDRAW_MS = 200;
 let again = false;
 function describeLog(log) {
     return log.entries.map((entry) => h("li", { value: entry.version }, entry.text ?? (entry.seat === null ? "set-up" : `seat ${entry.seat} made a sealed choice`)));
+}
+function pause(ms) {
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 async function refresh() {
     if (busy) {
@@ -20,7 +25,10 @@ async function refresh() {
     try {
         do {
             again = false;
+            const started = Date.now();
             await draw();
+            if (again)
+                await pause(MIN_REDRAW_MS - (Date.now() - started));
         } while (again);
     }
     catch (error) {
