@@ -305,7 +305,13 @@ class GameService:
             counter=counter,
             state=game.dump_state(replayed.state),
             decision_seconds=decision_seconds,
-            forked_from={"game": origin.id, "version": version, "dice": dice, "counter": counter},
+            forked_from={
+                "game": origin.id,
+                "version": version,
+                "dice": dice,
+                "counter": counter,
+                "state": game.dump_state(replayed.state),
+            },
         )
         setup = {"type": "fork", "game": origin.id, "version": version, "dice": dice}
         self._launch(record, game, replayed.state, setup, [])

@@ -75,7 +75,8 @@ class GameRecord:
     due: dict[str, float] = field(default_factory=dict)
     forked_from: dict[str, Any] | None = None
     """for a fork: the origin's ``game`` id, the ``version`` forked at, ``dice`` ("fresh" or
-    "original") and the dice ``counter`` this game's draws start from."""
+    "original"), the dice ``counter`` this game's draws start from and the ``state`` it
+    started from (so its past does not depend on the origin staying stored)."""
     """seat (as text) -> when its current decision fell due (epoch seconds)."""
 
     def deadline(self, seat: int) -> float | None:

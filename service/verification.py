@@ -10,6 +10,8 @@ from dataclasses import asdict
 from typing import Any
 
 from clients.verifier import audit_game
+from engine.codec import canonical_json
+from engine.games import get_game
 from service.games import Caller, GameService
 from service.history import History
 from service.problems import Problem
@@ -24,14 +26,7 @@ def verification(service: GameService, record: GameRecord) -> dict[str, Any]:
     start = None
     if record.forked_from is not None:
         history = History(service.store)
-        origin = verification(service, history.origin(record))
-        checks.append(
-            {
-                "name": f"the origin game {origin['game_id']} verifies",
-                "ok": origin["ok"],
-                "detail": f"{len(origin['checks'])} checks",
-            }
-        )
+        checks.append(_origin_check(service, history, record))
         start = history.start(record)
     views = {
         seat: service.observe(record, seat)["view"] for seat in [None, *range(len(record.seats))]
@@ -45,3 +40,19 @@ def verification(service: GameService, record: GameRecord) -> dict[str, Any]:
         "seed": record.seed,
         "checks": checks,
     }
+
+
+def _origin_check(service: GameService, history: History, record: GameRecord) -> dict[str, Any]:
+    """Whether the game a fork was taken from verifies, and starts the fork where it says."""
+    fork = record.forked_from
+    assert fork is not None
+    name = f"the origin game {fork['game']} verifies and reaches the fork's start"
+    origin = service.store.load(fork["game"])
+    if origin is None:
+        return {"name": name, "ok": False, "detail": "the origin is no longer stored"}
+    audit = verification(service, origin)
+    replayed = history.replay(origin, int(fork["version"]))
+    game = get_game(record.game)
+    same = canonical_json(game.dump_state(replayed.state)) == canonical_json(fork["state"])
+    detail = f"{len(audit['checks'])} checks" + ("" if same else "; the start state differs")
+    return {"name": name, "ok": audit["ok"] and same, "detail": detail}

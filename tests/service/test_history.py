@@ -159,7 +159,9 @@ def test_fork_starts_from_the_replay_of_the_first_k_moves(live_server, redis_cli
     assert setup["text"] == f"Forked from game {summary['id']} after move {k}, with fresh dice."
 
 
-def test_a_fork_with_bots_plays_to_the_end_and_verifies(live_server, redis_client):
+def test_a_fork_with_bots_plays_to_the_end_and_verifies_its_origin_while_stored(
+    live_server, redis_client
+):
     summary = finished(live_server, seed="h5")
     bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]
     reply = fork(live_server, summary["id"], 3, bots, seed="fork-seed")
@@ -168,7 +170,21 @@ def test_a_fork_with_bots_plays_to_the_end_and_verifies(live_server, redis_clien
     assert over["result"] is not None and over["seed"] == "fork-seed"
     audit = get(live_server, f"/games/{over['id']}/verification")
     assert audit["ok"] is True, [c for c in audit["checks"] if not c["ok"]]
-    assert audit["checks"][0]["name"] == f"the origin game {summary['id']} verifies"
+    origin_check = f"the origin game {summary['id']} verifies and reaches the fork's start"
+    assert audit["checks"][0]["name"] == origin_check
+    for key in redis_client.scan_iter(f"*{{{summary['id']}}}*"):
+        redis_client.delete(key)
+    log = get(live_server, f"/games/{over['id']}/log")
+    assert log["entries"][0]["text"].startswith(f"Forked from game {summary['id']} after move 3")
+    assert all(entry["text"] for entry in log["entries"])
+    picture = requests.get(
+        f"{live_server}/v1/games/{over['id']}/picture.svg", params={"version": 1}, timeout=20
+    )
+    assert picture.status_code == 200
+    orphan = get(live_server, f"/games/{over['id']}/verification")
+    failed = [(c["name"], c["detail"]) for c in orphan["checks"] if not c["ok"]]
+    assert orphan["ok"] is False
+    assert failed == [(origin_check, "the origin is no longer stored")]
 
 
 def test_a_fork_with_the_original_dice_replays_the_rest_of_the_game_exactly(
