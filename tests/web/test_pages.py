@@ -147,6 +147,10 @@ def test_replay_page_steps_through_a_finished_game_with_the_services_pictures(
     shows(last // 2)
     page.click("#previous")
     shows(last // 2 - 1)
+    page.select_option("#sheet", "1")
+    page.wait_for_selector("#picture[data-player='1']")
+    seat_one = picture(live_server, game_id, params={"version": last // 2 - 1, "player": 1})
+    assert page.evaluate(SAME_PICTURE, seat_one), "seat 1's sheet"
     page.wait_for_selector("#verified.verified")
     assert summary["seed"] in page.text_content("#verification")
     screenshot(page, f"replay-{game}")

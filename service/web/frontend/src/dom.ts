@@ -75,6 +75,20 @@ export function resultTable(game: Game, result: Result): HTMLElement {
   );
 }
 
+/** Fill the "whose sheet" menu with the game's seats (once); ``changed`` runs on a choice. */
+export function sheetMenu(game: Game, changed: () => void): void {
+  const menu = $("sheet") as HTMLSelectElement;
+  if (menu.options.length > 1) return;
+  game.seats.forEach((_, seat) => menu.append(h("option", { value: seat }, seatName(game, seat))));
+  menu.addEventListener("change", changed);
+}
+
+/** The seat chosen in the "whose sheet" menu, or undefined for the game's own choice. */
+export function chosenSheet(): number | undefined {
+  const value = ($("sheet") as HTMLSelectElement).value;
+  return value === "" ? undefined : Number(value);
+}
+
 export function showError(box: HTMLElement, error: unknown): void {
   box.textContent = error instanceof Error ? error.message : String(error);
 }

@@ -2,20 +2,22 @@
 // verification, and a fork of the game at the step shown.
 import { ApiError, createGame, get, picture } from "./api.js";
 import type { CreateGame, Game, Log } from "./api.js";
-import { $, h, resultTable, showError, showSvg } from "./dom.js";
+import { $, chosenSheet, h, resultTable, sheetMenu, showError, showSvg } from "./dom.js";
 
 const gameId = document.body.dataset.game ?? "";
-const pictures = new Map<number, Promise<string>>();
+const pictures = new Map<string, Promise<string>>();
 let game: Game;
 let log: Log;
 let step = 0;
 
 function pictureAt(k: number): Promise<string> {
-  let found = pictures.get(k);
+  const player = chosenSheet();
+  const key = `${player ?? ""}:${k}`;
+  let found = pictures.get(key);
   if (!found) {
-    found = picture("/v1/games/{game_id}/picture.svg", { game_id: gameId }, { version: k });
-    found.catch(() => pictures.delete(k));
-    pictures.set(k, found);
+    found = picture("/v1/games/{game_id}/picture.svg", { game_id: gameId }, { version: k, player });
+    found.catch(() => pictures.delete(key));
+    pictures.set(key, found);
   }
   return found;
 }
@@ -31,11 +33,13 @@ async function show(k: number): Promise<void> {
   ($("fork-at") as HTMLOutputElement).textContent = String(step);
   ($("fork-button") as HTMLButtonElement).disabled = step >= game.version;
   const shown = step;
+  const sheet = chosenSheet();
   const svg = await pictureAt(shown);
-  if (shown !== step) return;
+  if (shown !== step || sheet !== chosenSheet()) return;
   const box = $("picture");
   showSvg(box, svg);
   box.dataset.version = String(shown);
+  box.dataset.player = sheet === undefined ? "" : String(sheet);
   box.setAttribute("aria-label", `${game.game} board after move ${shown}`);
   void pictureAt(Math.min(game.version, shown + 1));
 }
@@ -160,6 +164,7 @@ async function start(): Promise<void> {
   if (game.result) $("result").replaceChildren(resultTable(game, game.result));
   $("player").hidden = false;
   controls();
+  sheetMenu(game, () => void show(step));
   await show(0);
   document.body.dataset.ready = "true";
   await Promise.all([verification(), forkForm()]);

@@ -2,7 +2,7 @@
 // re-read after every event of the game's SSE stream.
 import { ApiError, authHeaders, get, picture, url, useToken } from "./api.js";
 import type { Game, Log } from "./api.js";
-import { $, h, owing, resultTable, seatName, showError, showSvg } from "./dom.js";
+import { $, chosenSheet, h, owing, resultTable, seatName, sheetMenu, showError, showSvg } from "./dom.js";
 import { follow } from "./sse.js";
 
 const gameId = document.body.dataset.game ?? "";
@@ -52,8 +52,9 @@ async function draw(): Promise<void> {
   const [game, log, svg] = await Promise.all([
     get("/v1/games/{game_id}", params),
     get("/v1/games/{game_id}/log", params),
-    picture("/v1/games/{game_id}/picture.svg", params),
+    picture("/v1/games/{game_id}/picture.svg", params, { player: chosenSheet() }),
   ]);
+  sheetMenu(game, () => void refresh());
   const view = seat === null ? null : await get("/v1/games/{game_id}/view", params);
   const box = $("picture");
   showSvg(box, svg);

@@ -46,6 +46,19 @@ export function resultTable(game, result) {
     const rows = result.scores.map((score, seat) => h("tr", {}, h("td", {}, String(result.ranks[seat])), h("th", { scope: "row" }, seatName(game, seat)), h("td", {}, String(score))));
     return h("table", {}, h("caption", { class: "visually-hidden" }, "Final scores and ranks"), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, ...rows));
 }
+/** Fill the "whose sheet" menu with the game's seats (once); ``changed`` runs on a choice. */
+export function sheetMenu(game, changed) {
+    const menu = $("sheet");
+    if (menu.options.length > 1)
+        return;
+    game.seats.forEach((_, seat) => menu.append(h("option", { value: seat }, seatName(game, seat))));
+    menu.addEventListener("change", changed);
+}
+/** The seat chosen in the "whose sheet" menu, or undefined for the game's own choice. */
+export function chosenSheet() {
+    const value = $("sheet").value;
+    return value === "" ? undefined : Number(value);
+}
 export function showError(box, error) {
     box.textContent = error instanceof Error ? error.message : String(error);
 }

@@ -1,18 +1,20 @@
 // /replay/{game_id}: a finished game step by step (buttons, slider, arrow keys), its
 // verification, and a fork of the game at the step shown.
 import { ApiError, createGame, get, picture } from "./api.js";
-import { $, h, resultTable, showError, showSvg } from "./dom.js";
+import { $, chosenSheet, h, resultTable, sheetMenu, showError, showSvg } from "./dom.js";
 const gameId = document.body.dataset.game ?? "";
 const pictures = new Map();
 let game;
 let log;
 let step = 0;
 function pictureAt(k) {
-    let found = pictures.get(k);
+    const player = chosenSheet();
+    const key = `${player ?? ""}:${k}`;
+    let found = pictures.get(key);
     if (!found) {
-        found = picture("/v1/games/{game_id}/picture.svg", { game_id: gameId }, { version: k });
-        found.catch(() => pictures.delete(k));
-        pictures.set(k, found);
+        found = picture("/v1/games/{game_id}/picture.svg", { game_id: gameId }, { version: k, player });
+        found.catch(() => pictures.delete(key));
+        pictures.set(key, found);
     }
     return found;
 }
@@ -27,12 +29,14 @@ async function show(k) {
     $("fork-at").textContent = String(step);
     $("fork-button").disabled = step >= game.version;
     const shown = step;
+    const sheet = chosenSheet();
     const svg = await pictureAt(shown);
-    if (shown !== step)
+    if (shown !== step || sheet !== chosenSheet())
         return;
     const box = $("picture");
     showSvg(box, svg);
     box.dataset.version = String(shown);
+    box.dataset.player = sheet === undefined ? "" : String(sheet);
     box.setAttribute("aria-label", `${game.game} board after move ${shown}`);
     void pictureAt(Math.min(game.version, shown + 1));
 }
@@ -133,6 +137,7 @@ async function start() {
         $("result").replaceChildren(resultTable(game, game.result));
     $("player").hidden = false;
     controls();
+    sheetMenu(game, () => void show(step));
     await show(0);
     document.body.dataset.ready = "true";
     await Promise.all([verification(), forkForm()]);

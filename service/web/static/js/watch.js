@@ -1,7 +1,7 @@
 // /watch/{game_id}: the live game. The picture, whose turn, the log and the result are
 // re-read after every event of the game's SSE stream.
 import { ApiError, authHeaders, get, picture, url, useToken } from "./api.js";
-import { $, h, owing, resultTable, seatName, showError, showSvg } from "./dom.js";
+import { $, chosenSheet, h, owing, resultTable, seatName, sheetMenu, showError, showSvg } from "./dom.js";
 import { follow } from "./sse.js";
 const gameId = document.body.dataset.game ?? "";
 const tokenKey = `dicehall.token.${gameId}`;
@@ -43,8 +43,9 @@ async function draw() {
     const [game, log, svg] = await Promise.all([
         get("/v1/games/{game_id}", params),
         get("/v1/games/{game_id}/log", params),
-        picture("/v1/games/{game_id}/picture.svg", params),
+        picture("/v1/games/{game_id}/picture.svg", params, { player: chosenSheet() }),
     ]);
+    sheetMenu(game, () => void refresh());
     const view = seat === null ? null : await get("/v1/games/{game_id}/view", params);
     const box = $("picture");
     showSvg(box, svg);
