@@ -126,11 +126,15 @@ async function fork(): Promise<void> {
   const out = $("fork-result");
   try {
     const created = await createGame(body);
+    const open = seats.flatMap((seat, n) => (seat.kind === "human" ? [n] : []));
+    const joins = open.map((n) => h("li", {}, h("code", {}, `dicehall play --join ${created.id} --seat ${n}`)));
     out.replaceChildren(
       "Created game ",
       h("a", { href: `/watch/${created.id}`, id: "fork-link" }, created.id),
       ` from move ${step}. Creator token (shown once): `,
       h("code", {}, created.creator_token),
+      open.length ? h("p", {}, "It starts when these seats are taken:") : "",
+      open.length ? h("ul", {}, ...joins) : "",
     );
   } catch (error) {
     out.textContent = error instanceof ApiError ? error.detail : String(error);

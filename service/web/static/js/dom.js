@@ -38,7 +38,10 @@ export function owing(game, toAct) {
     return Object.entries(toAct).map(([seat, prompt]) => {
         const what = prompt.text || prompt.kind;
         const sealed = prompt.sealed ? " (a sealed choice)" : "";
-        return `${seatName(game, Number(seat))} owes: ${what}${sealed}`;
+        const by = prompt.deadline
+            ? `, by ${new Date(prompt.deadline * 1000).toISOString().slice(11, 19)} UTC`
+            : "";
+        return `${seatName(game, Number(seat))} owes: ${what}${sealed}${by}`;
     });
 }
 /** A table of the final scores and ranks. */
