@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -40,15 +41,32 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture()
 def page(browser) -> Iterator[object]:
-    """A fresh tab; fails the test if the page's script throws."""
+    """A fresh tab; fails the test if the page's script throws or the page asks anything of
+    another host (the pages load nothing from outside)."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
     page.set_default_timeout(60_000)
     errors: list[str] = []
+    elsewhere: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "request",
+        lambda request: (
+            None
+            if urlsplit(request.url).hostname == "127.0.0.1" or request.url.startswith("data:")
+            else elsewhere.append(request.url)
+        ),
+    )
     yield page
     context.close()
     assert errors == [], errors
+    assert elsewhere == [], elsewhere
+
+
+def fits_a_phone(page) -> bool:
+    """Whether the page needs no sideways scrolling 390 px wide (a phone held upright)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    return page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def screenshot(page, name: str) -> Path:

@@ -11,7 +11,7 @@ import requests
 
 from engine.games import get_game
 from tests.players import Player, create, play_until_over, wait_for
-from tests.web.conftest import screenshot
+from tests.web.conftest import fits_a_phone, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("worker")]
 
@@ -112,6 +112,8 @@ def test_watch_page_redraws_on_every_event_until_game_over(live_server, redis_cl
     assert page.locator("#result a[href='/replay/" + game_id + "']").count() == 1
     assert not [url for url in urls if ann.token in url]
     screenshot(page, "watch-diceland")
+    assert fits_a_phone(page)
+    screenshot(page, "watch-diceland-phone")
 
 
 @pytest.mark.parametrize("game", list(BOTS))
@@ -155,8 +157,7 @@ def test_replay_page_steps_through_a_finished_game_with_the_services_pictures(
     assert summary["seed"] in page.text_content("#verification")
     screenshot(page, f"replay-{game}")
     if game == "carcassonne":
-        page.set_viewport_size({"width": 390, "height": 844})
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert fits_a_phone(page)
         screenshot(page, "replay-carcassonne-phone")
 
 
@@ -214,6 +215,8 @@ def test_tournament_page_shows_the_standings_and_the_index_links_everything(
     hrefs = page.locator("#games a").evaluate_all("links => links.map(a => a.pathname)")
     assert hrefs == [f"/replay/{g['game_id']}" for g in games]
     screenshot(page, "tournament")
+    assert fits_a_phone(page)
+    page.set_viewport_size({"width": 1100, "height": 900})
 
     page.goto(f"{live_server}/")
     page.wait_for_selector(f"#tournaments a[href='/tournaments/{tid}']")
