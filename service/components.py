@@ -40,6 +40,7 @@ from marshmallow import Schema, fields
 
 from engine.contract import Game
 from engine.games import LISTED, get_game
+from engine.schemas import result_schema
 from service import schemas
 
 ENVELOPES: dict[str, type[Schema]] = {
@@ -175,7 +176,7 @@ class Components:
         )
         detail = getattr(game, "result_detail_schema", None) or {"type": "object"}
         self.add(f"{prefix}ResultDetail", dict(detail))
-        self.envelope(schemas.ResultSchema, game)
+        self.add(f"{prefix}Result", result_schema(ref(f"{prefix}ResultDetail")))
 
     def log_action(self, game: Game) -> None:
         prefix = camel(game.name)
@@ -183,7 +184,7 @@ class Components:
             f"{prefix}LogAction",
             {
                 "description": "a move of the game, or entry 0's set-up",
-                "oneOf": [ref(f"{prefix}Action"), ref("SetupAction"), ref("ForkSetupAction")],
+                "anyOf": [ref(f"{prefix}Action"), ref("SetupAction"), ref("ForkSetupAction")],
             },
         )
         self.add(

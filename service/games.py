@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import dice as dice_mod
-from engine.contract import Game, IllegalAction, InvalidOptions, Prompt, RandomBot
+from engine.contract import Game, IllegalAction, InvalidOptions, MalformedAction, Prompt, RandomBot
 from engine.games import UnknownGame, get_game
 from service import tokens
 from service.accounts import AccountStore
@@ -414,8 +414,8 @@ class GameService:
         service made for a seat whose deadline passed. ``answer_ttl`` (seconds) keeps the
         answer for retries shorter than the default, for the service's own moves. Raises
         Problem: 404, 409 game_not_started / game_over, 412 version_mismatch (with the
-        current view), 422 illegal_action (the game is unchanged; the attempt is counted
-        against the seat).
+        current view), 422 malformed_action (a wrong shape, naming the field; not counted),
+        422 illegal_action (the game is unchanged; the attempt is counted against the seat).
         """
         game_key = self.store.key_for(game_id, "game")
         idem_key = (
@@ -452,6 +452,11 @@ class GameService:
             dice = dice_mod.Dice(record.seed, record.counter)
             try:
                 events = game.apply(state, seat, action, dice)
+            except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
+                errors = {exc.field: [exc.reason]}
+                raise Problem(
+                    422, "malformed_action", exc.reason, field=exc.field, errors=errors
+                ) from None
             except IllegalAction as exc:
                 self.store.count(self.store.redis, game_id, "illegal", seat)
                 raise Problem(422, "illegal_action", exc.reason, rule=exc.code) from None

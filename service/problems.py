@@ -32,6 +32,7 @@ TITLES: dict[str, str] = {
     "game_over": "Game is over",
     "game_not_over": "Game is not over",
     "illegal_action": "Illegal action",
+    "malformed_action": "Malformed action",
     "version_mismatch": "Stale version",
     "invalid_if_match": "Malformed If-Match",
     "method_not_allowed": "Method not allowed",

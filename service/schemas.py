@@ -7,6 +7,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from engine.games import LISTED, catalogue
+
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
 
@@ -65,6 +67,9 @@ class ProblemSchema(Schema):
     detail = fields.String(metadata={"example": "die 2 does not match the city edge to its north"})
     rule = fields.String(metadata={"description": "the engine's code for an illegal action"})
     errors = fields.Dict(metadata={"description": "field -> messages, for validation failures"})
+    field = fields.String(
+        metadata={"description": "with malformed_action: the action's field to fix (a dotted path)"}
+    )
     current = fields.Dict(metadata={"description": "the current view, with version_mismatch"})
 
 
@@ -94,13 +99,18 @@ class GameInfoSchema(Schema):
     )
 
 
+def _bot_names() -> list[str]:
+    return sorted({bot for game in catalogue() for bot in game.bots})
+
+
 class SeatSpecSchema(Schema):
     """One seat of a new game: a human who will join, or a bundled bot."""
 
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "external"]))
     name = fields.String(validate=validate.Length(max=64))
     bot = fields.String(
-        validate=validate.Length(min=1, max=64), metadata={"description": "bundled bot (kind bot)"}
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "bundled bot (kind bot), one of the game's", "enum": _bot_names()},
     )
     account = fields.String(
         validate=validate.Length(min=1, max=64),
@@ -140,7 +150,11 @@ class CreateGameSchema(Schema):
     position played on (the game and its options are the origin's)."""
 
     game = fields.String(
-        metadata={"example": "carcassonne", "description": "required unless `fork` is given"}
+        metadata={
+            "example": "carcassonne",
+            "enum": list(LISTED),
+            "description": "required unless `fork` is given",
+        }
     )
     fork = fields.Nested(ForkSchema)
     seats = fields.List(

@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import Schema
 
 from engine.carcassonne import city as geometry
+from engine.carcassonne import schemas
 from engine.carcassonne.bots import BOTS
 from engine.carcassonne.faces import (
     CATAPULT,
@@ -91,6 +92,10 @@ class Carcassonne(Game):
     max_seats = 5
     options_schema = CarcassonneOptions
     state_class = CarcassonneState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/carcassonne/RULES.md"
     bots = BOTS
 
@@ -185,6 +190,7 @@ class Carcassonne(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         kind = action.get("type")
         if kind not in ACTION_FIELDS:
             raise IllegalAction("unknown_action", f"unknown action type {kind!r}")

@@ -19,6 +19,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
+from engine.diceland import schemas
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
 from engine.diceland.bots import HeuristicBot, RandomBot
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
@@ -47,6 +48,10 @@ class Diceland(Game):
     max_seats = 4
     options_schema = DicelandOptions
     state_class = DicelandState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/diceland/RULES.md"
     bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -187,6 +192,7 @@ class Diceland(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: DicelandState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         kind = action.get("type")
         if kind not in ("choose", "throw", "stop", "cross", "pass"):
             raise IllegalAction("unknown_action", f"unknown action type {kind!r}")

@@ -28,6 +28,7 @@ _EXAMPLE_DETAILS = {
     "seat_taken": "seat 0 is already taken",
     "game_not_started": "the game starts when every human seat has joined",
     "illegal_action": "die 4 shows a knight; only city dice are placed",
+    "malformed_action": "stack: 5.0 is not of type 'integer'",
     "version_mismatch": "the game is at version 12, not 11",
     "invalid_if_match": 'If-Match takes a version such as "7"',
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
@@ -50,6 +51,21 @@ def operation(blp: Blueprint, operation_id: str, security: list | None = None) -
     if security is not None:
         doc["security"] = security
     return blp.doc(**doc)
+
+
+def links(blp: Blueprint, status: int, **targets: dict[str, Any]) -> Any:
+    """OpenAPI links of a success response: ``name={"operationId": ..., "parameters": ...}``.
+    They say how a client (and schemathesis' stateful run) goes on from an answer."""
+    return blp.doc(responses={status: {"links": targets}})
+
+
+def game_link(operation_id: str, pointer: str = "/game_id", **extra: Any) -> dict[str, Any]:
+    """A link to an operation on the game whose id is at ``pointer`` in the response body."""
+    return {
+        "operationId": operation_id,
+        "parameters": {"game_id": f"$response.body#{pointer}"},
+        **extra,
+    }
 
 
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:

@@ -8,7 +8,7 @@ from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import BEARER, component, operation, problems
+from service.api import BEARER, component, game_link, links, operation, problems
 from service.context import bearer_token, game_service
 from service.problems import Problem
 from service.schemas import (
@@ -96,6 +96,19 @@ class LegalActions(MethodView):
         },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
+    @links(
+        blp,
+        200,
+        PostFirstLegalAction=game_link(
+            "postAction",
+            parameters={
+                "game_id": "$response.body#/game_id",
+                "header.If-Match": '"{$response.body#/version}"',
+            },
+            requestBody={"action": "$response.body#/actions/0/action"},
+            description="post the first legal action, for this version",
+        ),
+    )
     @operation(blp, "listLegalActions", BEARER)
     def get(self, game_id: str) -> Response:
         """List every legal action of the caller's seat now (empty when it owes nothing)"""
@@ -124,7 +137,14 @@ class Actions(MethodView):
         (409, "game_over"),
         (412, "version_mismatch"),
         (422, "illegal_action"),
+        (422, "malformed_action"),
         (422, "validation_failed"),
+    )
+    @links(
+        blp,
+        200,
+        ListLegalActions=game_link("listLegalActions"),
+        GetLog=game_link("getLog"),
     )
     @operation(blp, "postAction", BEARER)
     def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> Response:

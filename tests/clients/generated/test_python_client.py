@@ -53,13 +53,15 @@ def play(base: str, plan: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
     anonymous = Client(base_url=base, raise_on_unexpected_status=True, timeout=60)
     seats = [models.SeatSpec(kind=models.SeatSpecKind.HUMAN, name="python")] + [
-        models.SeatSpec(kind=models.SeatSpecKind.BOT, bot=plan["bot"])
+        models.SeatSpec(kind=models.SeatSpecKind.BOT, bot=models.SeatSpecBot(plan["bot"]))
         for _ in range(plan["seats"] - 1)
     ]
     options = models.CreateGameOptions.from_dict(plan["options"])
     created = create_game.sync(
         client=anonymous,
-        body=models.CreateGame(game=plan["game"], seats=seats, options=options),
+        body=models.CreateGame(
+            game=models.CreateGameGame(plan["game"]), seats=seats, options=options
+        ),
     )
     assert isinstance(created, models.CreatedGame), created
     joined = join_seat.sync(created.id, 0, client=anonymous, body=models.Join(name="python"))

@@ -458,6 +458,8 @@ export interface components {
             errors?: {
                 [key: string]: unknown;
             };
+            /** @description with malformed_action: the action's field to fix (a dotted path) */
+            field?: string;
             /** @description the current view, with version_mismatch */
             current?: {
                 [key: string]: unknown;
@@ -479,128 +481,2411 @@ export interface components {
             /** @description Next page number. */
             next_page?: number;
         };
-        /** @description The Castles of Burgundy: The Dice Game */
-        BurgundyAction: {
-            type: string;
-        };
-        /** @description The Castles of Burgundy: The Dice Game */
-        BurgundyEvent: {
-            type: string;
-        };
-        /** @description What a seat of The Castles of Burgundy: The Dice Game sees (spectators: the same without private parts). */
-        BurgundyGameView: Record<string, never>;
-        BurgundyResultDetail: Record<string, never>;
-        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
-        BurgundyResult: {
+        /** @description choose your starting castle (sealed, or in seat order for all different) */
+        BurgundyPickCastleAction: {
             /**
-             * @example [
-             *       42,
-             *       17
-             *     ]
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
+            type: "pick_castle";
+            /** @description a hex of the duchy, [row, col] */
+            hex: number[];
+        };
+        /** @description the round's decision (sealed): write a pip die's value in a hex of a colour die's colour, optionally with one bonus */
+        BurgundyMarkAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "mark";
+            /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+            sell: boolean;
+            /** @description which of the two dice of the roll (0 or 1) */
+            pip: number;
+            /** @description which of the two dice of the roll (0 or 1) */
+            colour: number;
+            /** @description a hex of the duchy, [row, col] */
+            hex: number[];
+            /** @description at most one bonus for the round */
+            bonus: {
+                /**
+                 * @description the bonus
+                 * @constant
+                 */
+                kind: "monk";
+                /**
+                 * @description a colour (of a die face and of hexes)
+                 * @enum {string}
+                 */
+                colour: "blue" | "purple" | "yellow" | "gray" | "green" | "orange";
+            } | {
+                /**
+                 * @description the bonus
+                 * @constant
+                 */
+                kind: "worker";
+                /** @description a pip value */
+                value: number;
+            } | {
+                /**
+                 * @description the bonus
+                 * @constant
+                 */
+                kind: "silver";
+                /** @description which of the two dice of the roll (0 or 1) */
+                pip: number;
+                /** @description which of the two dice of the roll (0 or 1) */
+                colour: number;
+                /** @description a hex of the duchy, [row, col] */
+                hex: number[];
+            } | null;
+        };
+        /** @description the round's decision when no mark is possible with the dice as rolled */
+        BurgundyTakeWorkerAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "take_worker";
+            /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+            sell: boolean;
+        };
+        /** @description An action of The Castles of Burgundy: The Dice Game, by `type`. */
+        BurgundyAction: components["schemas"]["BurgundyPickCastleAction"] | components["schemas"]["BurgundyMarkAction"] | components["schemas"]["BurgundyTakeWorkerAction"];
+        /** @description a seat made its sealed decision */
+        BurgundyDecidedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "decided";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+        };
+        /** @description all different: a seat picked its castle */
+        BurgundyCastlePickedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "castle_picked";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a hex of the duchy, [row, col] */
+            hex: number[];
+        };
+        /** @description every starting castle revealed */
+        BurgundyCastlesRevealedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "castles_revealed";
+            /** @description per seat */
+            castles: number[][];
+        };
+        /** @description a round's dice were rolled */
+        BurgundyRoundOpenedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "round_opened";
+            /** @description round */
+            round: number;
+            /** @description phase */
+            phase: number;
+            /** @description pip dice */
+            pips: number[];
+            /** @description colour dice */
+            colours: ("blue" | "purple" | "yellow" | "gray" | "green" | "orange")[];
+            /** @description hourglass */
+            hourglass: number;
+            /** @description double hourglass: commodities may be sold */
+            sale: boolean;
+        };
+        /** @description every decision revealed */
+        BurgundyRoundResolvedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "round_resolved";
+            /** @description round */
+            round: number;
+            /** @description per seat */
+            decisions: ({
+                /**
+                 * @description the action type
+                 * @constant
+                 */
+                type: "pick_castle";
+                /** @description a hex of the duchy, [row, col] */
+                hex: number[];
+            } | {
+                /**
+                 * @description the action type
+                 * @constant
+                 */
+                type: "mark";
+                /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+                sell: boolean;
+                /** @description which of the two dice of the roll (0 or 1) */
+                pip: number;
+                /** @description which of the two dice of the roll (0 or 1) */
+                colour: number;
+                /** @description a hex of the duchy, [row, col] */
+                hex: number[];
+                /** @description at most one bonus for the round */
+                bonus: {
+                    /**
+                     * @description the bonus
+                     * @constant
+                     */
+                    kind: "monk";
+                    /**
+                     * @description a colour (of a die face and of hexes)
+                     * @enum {string}
+                     */
+                    colour: "blue" | "purple" | "yellow" | "gray" | "green" | "orange";
+                } | {
+                    /**
+                     * @description the bonus
+                     * @constant
+                     */
+                    kind: "worker";
+                    /** @description a pip value */
+                    value: number;
+                } | {
+                    /**
+                     * @description the bonus
+                     * @constant
+                     */
+                    kind: "silver";
+                    /** @description which of the two dice of the roll (0 or 1) */
+                    pip: number;
+                    /** @description which of the two dice of the roll (0 or 1) */
+                    colour: number;
+                    /** @description a hex of the duchy, [row, col] */
+                    hex: number[];
+                } | null;
+            } | {
+                /**
+                 * @description the action type
+                 * @constant
+                 */
+                type: "take_worker";
+                /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+                sell: boolean;
+            })[];
+        };
+        /** @description commodities sold */
+        BurgundySoldEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "sold";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description sold */
+            commodities: number;
+            /** @description silver circled */
+            silver: number;
+            /** @description points */
+            points: number;
+        };
+        /** @description a worker taken */
+        BurgundyTookWorkerEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "took_worker";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description circled (false: the track was full) */
+            circled: boolean;
+        };
+        /** @description a value written */
+        BurgundyMarkedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "marked";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a hex of the duchy, [row, col] */
+            hex: number[];
+            /** @description value */
+            value: number;
+        };
+        /** @description an area completed */
+        BurgundyAreaCompletedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "area_completed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the area, by index */
+            area: number;
+            /** @description hexes in the area */
+            size: number;
+            /** @description points */
+            points: number;
+            /** @description the bonus gained */
+            bonus: ("monk" | "silver" | "commodity" | "worker") | null;
+            /**
+             * @description a bonus kind
+             * @enum {string}
+             */
+            bonus_lost?: "monk" | "silver" | "commodity" | "worker";
+        };
+        /** @description a bonus lost: its track was full */
+        BurgundyBonusLostEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "bonus_lost";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the area, by index */
+            area?: number;
+            /** @description hexes in the area */
+            size?: number;
+            /** @description points */
+            points?: number;
+            /** @description the bonus gained */
+            bonus?: ("monk" | "silver" | "commodity" | "worker") | null;
+            /**
+             * @description a bonus kind
+             * @enum {string}
+             */
+            bonus_lost: "monk" | "silver" | "commodity" | "worker";
+        };
+        /** @description a colour completed */
+        BurgundyColourCompletedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "colour_completed";
+            /**
+             * @description a colour (of a die face and of hexes)
+             * @enum {string}
+             */
+            colour: "blue" | "purple" | "yellow" | "gray" | "green" | "orange";
+            /** @description seats completing it */
+            seats: number[];
+            /**
+             * @description which points
+             * @enum {string}
+             */
+            place: "first" | "second" | "none";
+            /** @description points */
+            points: number;
+        };
+        /** @description a phase ended */
+        BurgundyPhaseEndedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "phase_ended";
+            /** @description phase */
+            phase: number;
+        };
+        /** @description the game ended */
+        BurgundyGameOverEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_over";
+            /** @description per seat */
             scores: number[];
-            /** @description 1 is best; ties share */
-            ranks: number[];
+        };
+        /** @description An event of The Castles of Burgundy: The Dice Game, by `type`. */
+        BurgundyEvent: components["schemas"]["BurgundyDecidedEvent"] | components["schemas"]["BurgundyCastlePickedEvent"] | components["schemas"]["BurgundyCastlesRevealedEvent"] | components["schemas"]["BurgundyRoundOpenedEvent"] | components["schemas"]["BurgundyRoundResolvedEvent"] | components["schemas"]["BurgundySoldEvent"] | components["schemas"]["BurgundyTookWorkerEvent"] | components["schemas"]["BurgundyMarkedEvent"] | components["schemas"]["BurgundyAreaCompletedEvent"] | components["schemas"]["BurgundyBonusLostEvent"] | components["schemas"]["BurgundyColourCompletedEvent"] | components["schemas"]["BurgundyPhaseEndedEvent"] | components["schemas"]["BurgundyGameOverEvent"];
+        /** @description the game as a seat or a spectator sees it: other seats' sealed decisions show only as decided until the round resolves */
+        BurgundyGameView: {
             /**
-             * @example [
-             *       0
-             *     ]
+             * @description the game
+             * @constant
              */
+            game: "burgundy";
+            /** @description seats in the game */
+            seats: number;
+            /** @description the viewing seat; null for a spectator */
+            you: number | null;
+            /** @description per seat */
+            scores: number[];
+            /** @description all different: the seat picking its castle */
+            active: number | null;
+            /** @description seats owing a decision now */
+            pending: number[];
+            /**
+             * @description castle picks, rounds, or over
+             * @enum {string}
+             */
+            stage: "castle" | "round" | "over";
+            /**
+             * @description the variant
+             * @enum {string}
+             */
+            variant: "standard" | "all_different" | "all_same" | "solo";
+            /** @description all same: the castle square chosen in the options */
+            castle_option: ("monk" | "silver" | "commodity" | "worker") | null;
+            /** @description the phase (I, II, III) */
+            phase: number;
+            /** @description rounds opened */
+            round: number;
+            /** @description rounds opened in this phase */
+            round_in_phase: number;
+            /** @description the time columns */
+            time: {
+                /** @description per phase */
+                columns: number[];
+                /** @description boxes per column */
+                size: number;
+            };
+            /** @description null outside rounds */
+            roll: {
+                /** @description the two pip dice */
+                pips: number[];
+                /** @description the two colour dice */
+                colours: ("blue" | "purple" | "yellow" | "gray" | "green" | "orange")[];
+                /** @description the hourglass die (2: double) */
+                hourglass: number;
+                /** @description commodities may be sold this round */
+                sale: boolean;
+            } | null;
+            /** @description the duchy sheet every player uses */
+            duchy: {
+                /**
+                 * @description the duchy
+                 * @enum {string}
+                 */
+                name: "A" | "B" | "C" | "D";
+                /** @description its title */
+                title: string;
+                /** @description a house design (not the printed sheet) */
+                house_design: boolean;
+                /** @description the 37 hexes by row */
+                rows: ("blue" | "purple" | "yellow" | "gray" | "green" | "orange")[][];
+                /** @description the castle hexes */
+                castles: {
+                    /** @description a hex of the duchy, [row, col] */
+                    hex: number[];
+                    /**
+                     * @description a bonus kind
+                     * @enum {string}
+                     */
+                    square: "monk" | "silver" | "commodity" | "worker";
+                }[];
+                /** @description every area */
+                areas: {
+                    /**
+                     * @description a colour (of a die face and of hexes)
+                     * @enum {string}
+                     */
+                    colour: "blue" | "purple" | "yellow" | "gray" | "green" | "orange";
+                    /** @description its hexes */
+                    hexes: number[][];
+                }[];
+                /** @description per bonus kind */
+                bonus_limits: {
+                    [key: string]: number;
+                };
+                /** @description colour completion points */
+                colour_bonus: {
+                    [key: string]: number[];
+                };
+                /** @description area points by area size */
+                area_points: {
+                    [key: string]: number[];
+                };
+            };
+            /** @description per seat */
+            players: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description the seat has made its sealed decision */
+                decided: boolean;
+                /** @description the decision: shown to its own seat only (all different: to everyone) */
+                decision: ({
+                    /**
+                     * @description the action type
+                     * @constant
+                     */
+                    type: "pick_castle";
+                    /** @description a hex of the duchy, [row, col] */
+                    hex: number[];
+                } | {
+                    /**
+                     * @description the action type
+                     * @constant
+                     */
+                    type: "mark";
+                    /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+                    sell: boolean;
+                    /** @description which of the two dice of the roll (0 or 1) */
+                    pip: number;
+                    /** @description which of the two dice of the roll (0 or 1) */
+                    colour: number;
+                    /** @description a hex of the duchy, [row, col] */
+                    hex: number[];
+                    /** @description at most one bonus for the round */
+                    bonus: {
+                        /**
+                         * @description the bonus
+                         * @constant
+                         */
+                        kind: "monk";
+                        /**
+                         * @description a colour (of a die face and of hexes)
+                         * @enum {string}
+                         */
+                        colour: "blue" | "purple" | "yellow" | "gray" | "green" | "orange";
+                    } | {
+                        /**
+                         * @description the bonus
+                         * @constant
+                         */
+                        kind: "worker";
+                        /** @description a pip value */
+                        value: number;
+                    } | {
+                        /**
+                         * @description the bonus
+                         * @constant
+                         */
+                        kind: "silver";
+                        /** @description which of the two dice of the roll (0 or 1) */
+                        pip: number;
+                        /** @description which of the two dice of the roll (0 or 1) */
+                        colour: number;
+                        /** @description a hex of the duchy, [row, col] */
+                        hex: number[];
+                    } | null;
+                } | {
+                    /**
+                     * @description the action type
+                     * @constant
+                     */
+                    type: "take_worker";
+                    /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+                    sell: boolean;
+                }) | null;
+                /** @description the starting castle */
+                castle: number[] | null;
+                /** @description the sheet by row (null: unmarked) */
+                marks: (number | null)[][];
+                /** @description per bonus kind */
+                bonuses: {
+                    [key: string]: {
+                        /** @description circled and not yet used */
+                        available: number;
+                        /** @description circles drawn */
+                        circled: number;
+                        /** @description circles checked off */
+                        used: number;
+                        /** @description circles the track holds */
+                        limit: number;
+                    };
+                };
+                /** @description per phase */
+                points: number[];
+                /** @description points */
+                total: number;
+                /** @description colours completed */
+                colours_done: ("blue" | "purple" | "yellow" | "gray" | "green" | "orange")[];
+            }[];
+            /** @description per colour */
+            colour_claims: {
+                [key: string]: {
+                    /** @description first */
+                    first: number[];
+                    /** @description second */
+                    second: number[];
+                };
+            };
+            /** @description null before anything resolved */
+            last_round: {
+                /** @description the round (0: castle picks) */
+                round: number;
+                /** @description per seat */
+                decisions: ({
+                    /**
+                     * @description the action type
+                     * @constant
+                     */
+                    type: "pick_castle";
+                    /** @description a hex of the duchy, [row, col] */
+                    hex: number[];
+                } | {
+                    /**
+                     * @description the action type
+                     * @constant
+                     */
+                    type: "mark";
+                    /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+                    sell: boolean;
+                    /** @description which of the two dice of the roll (0 or 1) */
+                    pip: number;
+                    /** @description which of the two dice of the roll (0 or 1) */
+                    colour: number;
+                    /** @description a hex of the duchy, [row, col] */
+                    hex: number[];
+                    /** @description at most one bonus for the round */
+                    bonus: {
+                        /**
+                         * @description the bonus
+                         * @constant
+                         */
+                        kind: "monk";
+                        /**
+                         * @description a colour (of a die face and of hexes)
+                         * @enum {string}
+                         */
+                        colour: "blue" | "purple" | "yellow" | "gray" | "green" | "orange";
+                    } | {
+                        /**
+                         * @description the bonus
+                         * @constant
+                         */
+                        kind: "worker";
+                        /** @description a pip value */
+                        value: number;
+                    } | {
+                        /**
+                         * @description the bonus
+                         * @constant
+                         */
+                        kind: "silver";
+                        /** @description which of the two dice of the roll (0 or 1) */
+                        pip: number;
+                        /** @description which of the two dice of the roll (0 or 1) */
+                        colour: number;
+                        /** @description a hex of the duchy, [row, col] */
+                        hex: number[];
+                    } | null;
+                } | {
+                    /**
+                     * @description the action type
+                     * @constant
+                     */
+                    type: "take_worker";
+                    /** @description sell every commodity first (only with the double hourglass and a commodity; else false) */
+                    sell: boolean;
+                })[];
+            } | null;
+        };
+        /** @description points per phase and the tie-break */
+        BurgundyResultDetail: {
+            /** @description per seat */
+            by_phase: number[][];
+            /** @description per seat (the tie-break) */
+            unused_bonuses: number[];
+            /** @description the tie-break in words */
+            tie_break: string;
+        };
+        /** @description the end of a game: scores and ranks per seat, the winners, and game-specific detail */
+        BurgundyResult: {
+            /** @description per seat, in seat order */
+            scores: number[];
+            /** @description per seat */
+            ranks: number[];
+            /** @description the seats ranked 1 */
             winners: number[];
-            /** @description the game's own detail */
             detail: components["schemas"]["BurgundyResultDetail"];
         };
-        /** @description Carcassonne: The Dice Game */
-        CarcassonneAction: {
-            type: string;
-        };
-        /** @description Carcassonne: The Dice Game */
-        CarcassonneEvent: {
-            type: string;
-        };
-        /** @description What a seat of Carcassonne: The Dice Game sees (spectators: the same without private parts). */
-        CarcassonneGameView: Record<string, never>;
-        CarcassonneResultDetail: Record<string, never>;
-        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
-        CarcassonneResult: {
+        /** @description build a city die of the roll into the turn's grid (the first die goes at (0, 0)) */
+        CarcassonnePlaceAction: {
             /**
-             * @example [
-             *       42,
-             *       17
-             *     ]
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
+            type: "place";
+            /** @description a die of the current roll, by its position in the roll */
+            die: number;
+            /** @description grid column, 0 at the turn's first die, growing east */
+            x: number;
+            /** @description grid row, 0 at the turn's first die, growing south */
+            y: number;
+            /** @description quarter turns clockwise (a band has only 0 and 1, see the legal actions) */
+            rotation: number;
+        };
+        /** @description set a knight of the roll aside */
+        CarcassonneKeepKnightAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "keep_knight";
+            /** @description a die of the current roll, by its position in the roll */
+            die: number;
+        };
+        /** @description re-roll every die still on the table (at most 3 rolls a turn) */
+        CarcassonneRerollAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "reroll";
+        };
+        /** @description end the turn and score the largest closed city */
+        CarcassonneScoreAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "score";
+        };
+        /** @description end the turn without scoring and hold a knight: the next turn scores double */
+        CarcassonneHoldKnightAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "hold_knight";
+        };
+        /** @description An action of Carcassonne: The Dice Game, by `type`. */
+        CarcassonneAction: components["schemas"]["CarcassonnePlaceAction"] | components["schemas"]["CarcassonneKeepKnightAction"] | components["schemas"]["CarcassonneRerollAction"] | components["schemas"]["CarcassonneScoreAction"] | components["schemas"]["CarcassonneHoldKnightAction"];
+        /** @description a turn began */
+        CarcassonneTurnStartedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "turn_started";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description dice */
+            dice: number;
+            /** @description this turn counts double */
+            doubled: boolean;
+        };
+        /** @description dice were rolled */
+        CarcassonneRolledEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "rolled";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description roll number */
+            roll: number;
+            /** @description the faces, in die order */
+            faces: ("cap" | "corner" | "band" | "three" | "knight" | "catapult")[];
+        };
+        /** @description catapults left the turn */
+        CarcassonneCatapultsPassedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "catapults_passed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the catapult dice */
+            dice: number[];
+            /** @description catapults this turn */
+            this_turn: number;
+        };
+        /** @description a city die was built */
+        CarcassonnePlacedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "placed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a die of the current roll, by its position in the roll */
+            die: number;
+            /**
+             * @description a city face
+             * @enum {string}
+             */
+            face: "cap" | "corner" | "band" | "three";
+            /** @description grid column, 0 at the turn's first die, growing east */
+            x: number;
+            /** @description grid row, 0 at the turn's first die, growing south */
+            y: number;
+            /** @description quarter turns clockwise (a band has only 0 and 1, see the legal actions) */
+            rotation: number;
+            /** @description the city edges after rotation */
+            edges: ("N" | "E" | "S" | "W")[];
+        };
+        /** @description the die closed a city */
+        CarcassonneCityClosedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "city_closed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description dice */
+            size: number;
+            /** @description points */
+            points: number;
+        };
+        /** @description a knight was set aside */
+        CarcassonneKnightAsideEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "knight_aside";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a die of the current roll, by its position in the roll */
+            die: number;
+            /** @description knights aside this turn */
+            knights: number;
+        };
+        /** @description the turn ended holding a knight */
+        CarcassonneKnightHeldEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "knight_held";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+        };
+        /** @description the turn ended with a score */
+        CarcassonneScoredEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "scored";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description dice in the city scored (0: none) */
+            city: number;
+            /** @description points */
+            points: number;
+            /** @description doubled by a held knight */
+            doubled: boolean;
+            /** @description points */
+            score: number;
+        };
+        /** @description the game is over */
+        CarcassonneGameWonEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_won";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /**
+             * @description how the game was won: 42 points, or nine catapults in one turn
+             * @enum {string}
+             */
+            by: "points" | "catapults";
+            /** @description points */
+            score: number;
+        };
+        /** @description An event of Carcassonne: The Dice Game, by `type`. */
+        CarcassonneEvent: components["schemas"]["CarcassonneTurnStartedEvent"] | components["schemas"]["CarcassonneRolledEvent"] | components["schemas"]["CarcassonneCatapultsPassedEvent"] | components["schemas"]["CarcassonnePlacedEvent"] | components["schemas"]["CarcassonneCityClosedEvent"] | components["schemas"]["CarcassonneKnightAsideEvent"] | components["schemas"]["CarcassonneKnightHeldEvent"] | components["schemas"]["CarcassonneScoredEvent"] | components["schemas"]["CarcassonneGameWonEvent"];
+        /** @description the whole game: nothing is hidden, every seat and spectator sees the same view */
+        CarcassonneGameView: {
+            /**
+             * @description the game
+             * @constant
+             */
+            game: "carcassonne";
+            /** @description seats in the game */
+            seats: number;
+            /** @description per seat */
             scores: number[];
-            /** @description 1 is best; ties share */
-            ranks: number[];
+            /** @description the seat whose turn it is; null once over */
+            active: number | null;
+            /** @description seats owing a decision now */
+            pending: number[];
+            /** @description the game is over */
+            over: boolean;
+            /** @description the winning seat once over */
+            winner: number | null;
+            /** @description how the game was won: 42 points, or nine catapults in one turn */
+            won_by: ("points" | "catapults") | null;
+            /** @description points that end the game */
+            target: number;
+            /** @description per seat */
+            players: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description points */
+                score: number;
+                /** @description holds a knight for a doubled next turn */
+                holds_knight: boolean;
+                /** @description turns finished */
+                turns: number;
+            }[];
+            /** @description the turn in play */
+            turn: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description dice this turn (nine minus the knights other seats hold) */
+                dice: number;
+                /** @description this turn's score counts double (a held knight) */
+                doubled: boolean;
+                /** @description rolls so far */
+                rolls_made: number;
+                /** @description rolls still allowed */
+                rolls_left: number;
+                /** @description knights set aside this turn */
+                knights: number;
+                /** @description catapults rolled this turn */
+                catapults: number;
+                /** @description the current roll */
+                roll: {
+                    /** @description a die of the current roll, by its position in the roll */
+                    die: number;
+                    /**
+                     * @description a die face
+                     * @enum {string}
+                     */
+                    face: "cap" | "corner" | "band" | "three" | "knight" | "catapult";
+                    /**
+                     * @description free: on the table; placed: in the grid; aside: a knight kept; gone: a catapult
+                     * @enum {string}
+                     */
+                    status: "free" | "placed" | "aside" | "gone";
+                }[];
+                /** @description the turn's city grid, in placement order */
+                grid: {
+                    /** @description grid column, 0 at the turn's first die, growing east */
+                    x: number;
+                    /** @description grid row, 0 at the turn's first die, growing south */
+                    y: number;
+                    /**
+                     * @description a city face
+                     * @enum {string}
+                     */
+                    face: "cap" | "corner" | "band" | "three";
+                    /** @description quarter turns clockwise (a band has only 0 and 1, see the legal actions) */
+                    rotation: number;
+                    /** @description the city edges after rotation */
+                    edges: ("N" | "E" | "S" | "W")[];
+                    /** @description index into cities */
+                    city: number;
+                }[];
+                /** @description the cities of the grid */
+                cities: {
+                    /** @description its dice */
+                    dice: number[];
+                    /** @description dice in the city */
+                    size: number;
+                    /** @description city edges not yet closed by a neighbour */
+                    open_edges: number;
+                    /** @description no open edge: it scores */
+                    closed: boolean;
+                    /** @description points it would score now (doubling included) */
+                    points: number;
+                }[];
+                /** @description what a score action would give now */
+                scoring: {
+                    /** @description null: no closed city */
+                    city: number | null;
+                    /** @description dice in that city (0: none) */
+                    size: number;
+                    /** @description points */
+                    points: number;
+                    /** @description doubled by a held knight */
+                    doubled: boolean;
+                };
+            };
+            /** @description null before any turn ended */
+            last_turn: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /**
+                 * @description how the turn ended
+                 * @enum {string}
+                 */
+                ending: "scored" | "held_knight" | "nine_catapults";
+                /** @description dice in the city scored (0: none) */
+                city: number;
+                /** @description points */
+                points: number;
+                /** @description the score was doubled */
+                doubled: boolean;
+            } | null;
+        };
+        /** @description who won and how */
+        CarcassonneResultDetail: {
+            /** @description a seat number (0 is the first seat) */
+            winner: number;
             /**
-             * @example [
-             *       0
-             *     ]
+             * @description how the game was won: 42 points, or nine catapults in one turn
+             * @enum {string}
              */
+            won_by: "points" | "catapults";
+            /** @description per seat */
+            turns: number[];
+            /** @description solo: turns taken to reach 42 */
+            solo_turns?: number;
+        };
+        /** @description the end of a game: scores and ranks per seat, the winners, and game-specific detail */
+        CarcassonneResult: {
+            /** @description per seat, in seat order */
+            scores: number[];
+            /** @description per seat */
+            ranks: number[];
+            /** @description the seats ranked 1 */
             winners: number[];
-            /** @description the game's own detail */
             detail: components["schemas"]["CarcassonneResultDetail"];
         };
-        /** @description Diceland */
-        DicelandAction: {
-            type: string;
-        };
-        /** @description Diceland */
-        DicelandEvent: {
-            type: string;
-        };
-        /** @description What a seat of Diceland sees (spectators: the same without private parts). */
-        DicelandGameView: Record<string, never>;
-        DicelandResultDetail: Record<string, never>;
-        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
-        DicelandResult: {
+        /** @description phase 1: set aside every die of this colour of the throw */
+        DicelandChooseAction: {
             /**
-             * @example [
-             *       42,
-             *       17
-             *     ]
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
-            scores: number[];
-            /** @description 1 is best; ties share */
-            ranks: number[];
+            type: "choose";
             /**
-             * @example [
-             *       0
-             *     ]
+             * @description a die colour (and the colour of a territory)
+             * @enum {string}
              */
+            colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+        };
+        /** @description phase 1: throw the other dice again */
+        DicelandThrowAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "throw";
+        };
+        /** @description phase 1: stop and cross off the dice set aside */
+        DicelandStopAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "stop";
+        };
+        /** @description phase 2 or a treasure throw: cross off one hex per die of this colour, in one territory, next to crosses already made */
+        DicelandCrossAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "cross";
+            /**
+             * @description a die colour (and the colour of a territory)
+             * @enum {string}
+             */
+            colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+            /** @description hexes in reading order (by r, then by q) */
+            hexes: number[][];
+        };
+        /** @description cross off nothing (not for the active player in phase 2) */
+        DicelandPassAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "pass";
+        };
+        /** @description An action of Diceland, by `type`. */
+        DicelandAction: components["schemas"]["DicelandChooseAction"] | components["schemas"]["DicelandThrowAction"] | components["schemas"]["DicelandStopAction"] | components["schemas"]["DicelandCrossAction"] | components["schemas"]["DicelandPassAction"];
+        /** @description a turn began with a throw of six dice */
+        DicelandTurnStartedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "turn_started";
+            /** @description turn */
+            turn: number;
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the throw */
+            dice: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+        };
+        /** @description a colour was set aside */
+        DicelandColourChosenEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "colour_chosen";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /**
+             * @description a die colour (and the colour of a territory)
+             * @enum {string}
+             */
+            colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+            /** @description dice aside */
+            aside: number;
+        };
+        /** @description the other dice were thrown again */
+        DicelandThrownEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "thrown";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the colours thrown */
+            dice: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+            /** @description dice of the chosen colour */
+            kept: number;
+        };
+        /** @description phase 1 stopped */
+        DicelandStoppedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "stopped";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description dice aside */
+            aside: number;
+        };
+        /** @description phase 2 began */
+        DicelandPhase2StartedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "phase2_started";
+            /**
+             * @description a die colour (and the colour of a territory)
+             * @enum {string}
+             */
+            colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+            /** @description dice */
+            aside: number;
+            /** @description the colours thrown */
+            last_throw: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+            /** @description seats that decide */
+            deciding: number[];
+        };
+        /** @description a seat made its sealed phase-2 choice */
+        DicelandDecidedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "decided";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+        };
+        /** @description everyone's choice revealed and crossed off */
+        DicelandPhase2ResolvedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "phase2_resolved";
+            /** @description per seat */
+            choices: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /**
+                 * @description what the seat did
+                 * @enum {string}
+                 */
+                kind: "cross" | "pass" | "none";
+                /**
+                 * @description a die colour (and the colour of a territory)
+                 * @enum {string}
+                 */
+                colour?: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+                /** @description hexes in reading order (by r, then by q) */
+                hexes?: number[][];
+            }[];
+            /** @description per seat */
+            treasures_found: number[];
+        };
+        /** @description a treasure throw */
+        DicelandTreasureThrowEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "treasure_throw";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the throw */
+            dice: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+        };
+        /** @description nobody can use the treasure throw */
+        DicelandTreasureThrowUnusableEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "treasure_throw_unusable";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+        };
+        /** @description a treasure throw was used (or passed) */
+        DicelandTreasureUsedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "treasure_used";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /**
+             * @description what the seat did
+             * @enum {string}
+             */
+            kind: "cross" | "pass";
+            /**
+             * @description a die colour (and the colour of a territory)
+             * @enum {string}
+             */
+            colour?: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+            /** @description hexes in reading order (by r, then by q) */
+            hexes?: number[][];
+            /** @description treasures found */
+            found: number;
+        };
+        /** @description the game ended */
+        DicelandGameOverEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_over";
+            /** @description the winners */
             winners: number[];
-            /** @description the game's own detail */
+            /** @description the last turn */
+            turn: number;
+        };
+        /** @description An event of Diceland, by `type`. */
+        DicelandEvent: components["schemas"]["DicelandTurnStartedEvent"] | components["schemas"]["DicelandColourChosenEvent"] | components["schemas"]["DicelandThrownEvent"] | components["schemas"]["DicelandStoppedEvent"] | components["schemas"]["DicelandPhase2StartedEvent"] | components["schemas"]["DicelandDecidedEvent"] | components["schemas"]["DicelandPhase2ResolvedEvent"] | components["schemas"]["DicelandTreasureThrowEvent"] | components["schemas"]["DicelandTreasureThrowUnusableEvent"] | components["schemas"]["DicelandTreasureUsedEvent"] | components["schemas"]["DicelandGameOverEvent"];
+        /** @description the game as a seat or a spectator sees it: only other seats' sealed phase-2 choices are hidden (each seat sees its own) */
+        DicelandGameView: {
+            /** @description seats in the game */
+            seats: number;
+            /** @description the viewing seat; null for a spectator */
+            you: number | null;
+            /** @description per seat */
+            scores: number[];
+            /** @description the seat deciding alone; null in phase 2 and once over */
+            active: number | null;
+            /** @description seats owing a decision now */
+            pending: number[];
+            /** @description turn number */
+            turn: number;
+            /** @description a seat number (0 is the first seat) */
+            turn_player: number;
+            /**
+             * @description the step of the turn
+             * @enum {string}
+             */
+            phase: "choose" | "push" | "cross" | "treasure" | "over";
+            /** @description what wins */
+            goal: {
+                /** @description treasures to find */
+                treasures: number;
+                /** @description colours to complete */
+                complete_colours: number;
+            };
+            /** @description phase 1's dice */
+            dice: {
+                /** @description the colour set aside */
+                chosen: ("red" | "yellow" | "green" | "blue" | "orange" | "grey") | null;
+                /** @description dice set aside */
+                aside: number;
+                /** @description the colours thrown */
+                last_throw: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+                /** @description throws this turn */
+                throws: number;
+            };
+            /** @description null outside treasure throws */
+            treasure_throw: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description the throw */
+                dice: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+                /** @description treasure throws still to come, by seat, in order */
+                queue: number[];
+            } | null;
+            /** @description per seat */
+            players: {
+                /**
+                 * @description a map, by letter
+                 * @enum {string}
+                 */
+                map: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+                /** @description crossed hexes (the start included) */
+                crosses: number[][];
+                /** @description treasures crossed, by colour */
+                treasures: {
+                    [key: string]: number;
+                };
+                /** @description treasures crossed */
+                treasure_total: number;
+                /** @description colours whose every territory is crossed */
+                completed: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
+                /** @description the unfinished territory of each colour */
+                working_on: {
+                    [key: string]: number;
+                };
+                /** @description phase 2 only: whether the seat owes a choice and has made it */
+                phase2?: {
+                    /** @description the seat has a placement, so it decides */
+                    owes: boolean;
+                    /** @description the seat has decided */
+                    decided: boolean;
+                    /** @description a seat's phase-2 choice: cross (with colour and hexes), pass, or none (owed nothing) */
+                    choice?: {
+                        /** @description a seat number (0 is the first seat) */
+                        seat: number;
+                        /**
+                         * @description what the seat did
+                         * @enum {string}
+                         */
+                        kind: "cross" | "pass" | "none";
+                        /**
+                         * @description a die colour (and the colour of a territory)
+                         * @enum {string}
+                         */
+                        colour?: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+                        /** @description hexes in reading order (by r, then by q) */
+                        hexes?: number[][];
+                    };
+                };
+            }[];
+            /** @description everyone's choice in the last phase 2 */
+            last_phase2: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /**
+                 * @description what the seat did
+                 * @enum {string}
+                 */
+                kind: "cross" | "pass" | "none";
+                /**
+                 * @description a die colour (and the colour of a territory)
+                 * @enum {string}
+                 */
+                colour?: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+                /** @description hexes in reading order (by r, then by q) */
+                hexes?: number[][];
+            }[];
+            /** @description the winners once over */
+            winners: number[];
+            /** @description the layout of every map in play, by letter */
+            maps: {
+                [key: string]: {
+                    /**
+                     * @description a map, by letter
+                     * @enum {string}
+                     */
+                    name: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+                    /** @description the map's title */
+                    title: string;
+                    /** @description the map in a sentence */
+                    character: string;
+                    /** @description a house design (not the printed board) */
+                    house_design: boolean;
+                    /** @description where the layout comes from */
+                    note: string;
+                    /** @description how the layout was made */
+                    generator: string;
+                    /** @description a hex of a map, [q, r] (axial coordinates) */
+                    start: number[];
+                    /** @description hexes nobody can cross */
+                    obstacles: number[][];
+                    /** @description the map's territories */
+                    territories: {
+                        /**
+                         * @description a die colour (and the colour of a territory)
+                         * @enum {string}
+                         */
+                        colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+                        /** @description its hexes */
+                        hexes: number[][];
+                        /** @description its treasure hexes */
+                        treasures: number[][];
+                    }[];
+                };
+            };
+        };
+        /** @description who won */
+        DicelandResultDetail: {
+            /** @description the winning seats */
+            winners: number[];
+            /** @description turns played */
+            turns: number;
+            /** @description per seat */
+            treasures: number[];
+        };
+        /** @description the end of a game: scores and ranks per seat, the winners, and game-specific detail */
+        DicelandResult: {
+            /** @description per seat, in seat order */
+            scores: number[];
+            /** @description per seat */
+            ranks: number[];
+            /** @description the seats ranked 1 */
+            winners: number[];
             detail: components["schemas"]["DicelandResultDetail"];
         };
-        /** @description King of the Dice: The Board Game */
-        KingdiceAction: {
-            type: string;
-        };
-        /** @description King of the Dice: The Board Game */
-        KingdiceEvent: {
-            type: string;
-        };
-        /** @description What a seat of King of the Dice: The Board Game sees (spectators: the same without private parts). */
-        KingdiceGameView: Record<string, never>;
-        KingdiceResultDetail: Record<string, never>;
-        /** @description The end of a game: scores (whole numbers in every game), ranks, winners, detail. */
-        KingdiceResult: {
+        /** @description phase 1: throw all six dice */
+        KingdiceRollAction: {
             /**
-             * @example [
-             *       42,
-             *       17
-             *     ]
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
+            type: "roll";
+        };
+        /** @description phase 1: keep these dice and throw the others again (at most three throws) */
+        KingdiceRerollAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "reroll";
+            /** @description the dice kept, in increasing order (all six kept is stop) */
+            keep: number[];
+        };
+        /** @description phase 1: keep every die and stop throwing */
+        KingdiceStopAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "stop";
+        };
+        /** @description phase 2: discard a joker pair for a pretend die of that colour and number */
+        KingdiceJokerAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "joker";
+            /**
+             * @description the joker pair discarded: twin (two face-up cards with that symbol), super (one such card and a face-down card), supers (two face-down cards, any colour and number)
+             * @enum {string}
+             */
+            pair: "twin" | "super" | "supers";
+            /**
+             * @description a die colour
+             * @enum {string}
+             */
+            colour: "red" | "blue" | "green";
+            /** @description a die's number */
+            number: number;
+        };
+        /** @description phase 2: hire the top card of a stack (face up): your dice meet it */
+        KingdiceHireAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "hire";
+            /** @description a citizen-card stack of the job market */
+            stack: number;
+        };
+        /** @description phase 2: take the top card of a stack face down (dragon alarm) */
+        KingdiceTakeAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "take";
+            /** @description a citizen-card stack of the job market */
+            stack: number;
+        };
+        /** @description phase 3: place a drawn castle tile with one of your markers */
+        KingdicePlaceAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "place";
+            /** @description a map space, by id */
+            space: number;
+        };
+        /** @description steal another player's face-up citizen card */
+        KingdiceStealCardAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "steal_card";
+            /** @description a citizen card, by id */
+            card: number;
+        };
+        /** @description steal a gemstone from another player */
+        KingdiceStealGemAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "steal_gem";
+            /** @description a seat number (0 is the first seat) */
+            victim: number;
+            /**
+             * @description a gemstone
+             * @enum {string}
+             */
+            gem: "gold" | "white";
+        };
+        /** @description do not steal */
+        KingdiceNoStealAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "no_steal";
+        };
+        /** @description replace a dragon fire on the map with your marker */
+        KingdiceFreeDragonAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "free_dragon";
+            /** @description a map space, by id */
+            space: number;
+        };
+        /** @description replace the closest marker of another player with yours */
+        KingdiceRaidAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "raid";
+            /** @description a map space, by id */
+            space: number;
+        };
+        /** @description dragon alarm: place the drawn tile with a dragon fire (from the stock, your area, or, when both are empty, another player's area named by source) */
+        KingdicePlaceDragonAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "place_dragon";
+            /** @description a map space, by id */
+            space: number;
+            /** @description the player whose dragon fire is used (only when asked) */
+            source?: number;
+        };
+        /** @description An action of King of the Dice: The Board Game, by `type`. */
+        KingdiceAction: components["schemas"]["KingdiceRollAction"] | components["schemas"]["KingdiceRerollAction"] | components["schemas"]["KingdiceStopAction"] | components["schemas"]["KingdiceJokerAction"] | components["schemas"]["KingdiceHireAction"] | components["schemas"]["KingdiceTakeAction"] | components["schemas"]["KingdicePlaceAction"] | components["schemas"]["KingdiceStealCardAction"] | components["schemas"]["KingdiceStealGemAction"] | components["schemas"]["KingdiceNoStealAction"] | components["schemas"]["KingdiceFreeDragonAction"] | components["schemas"]["KingdiceRaidAction"] | components["schemas"]["KingdicePlaceDragonAction"];
+        /** @description dice were thrown */
+        KingdiceRolledEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "rolled";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description throw number */
+            roll: number;
+            /** @description the six dice's numbers */
+            dice: number[];
+        };
+        /** @description phase 1 ended */
+        KingdiceResultEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "result";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description the dice alone meet a card in the job market */
+            must_hire: boolean;
+        };
+        /** @description a joker pair was discarded for a pretend die */
+        KingdiceJokerEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "joker";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /**
+             * @description the joker pair discarded: twin (two face-up cards with that symbol), super (one such card and a face-down card), supers (two face-down cards, any colour and number)
+             * @enum {string}
+             */
+            pair: "twin" | "super" | "supers";
+            /** @description face-up cards discarded */
+            discarded: number[];
+            /** @description face-down cards discarded */
+            super_jokers: number;
+            /** @description the pretend die */
+            die: {
+                /** @description a die's number */
+                number: number;
+                /**
+                 * @description a die colour
+                 * @enum {string}
+                 */
+                colour: "red" | "blue" | "green";
+            };
+        };
+        /** @description a citizen was hired face up */
+        KingdiceHiredEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "hired";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a citizen card, by id */
+            card: number;
+            /** @description conditions met */
+            grade: number;
+        };
+        /** @description the hired card had nothing to act on */
+        KingdiceNoEffectEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "no_effect";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description why */
+            reason: string;
+        };
+        /** @description a card was taken face down */
+        KingdiceTookFaceDownEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "took_face_down";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a citizen-card stack of the job market */
+            stack: number;
+        };
+        /** @description castle tiles were drawn */
+        KingdiceDrewEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "drew";
+            /** @description the tiles drawn */
+            tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+            /** @description a count */
+            tiles_left: number;
+        };
+        /** @description a player wins at once */
+        KingdiceWonEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "won";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description why */
+            reason: string;
+        };
+        /** @description drawn tiles that could not be placed were shuffled back */
+        KingdiceReturnedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "returned";
+            /** @description the tiles */
+            tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+        };
+        /** @description a merchant met every condition: a bonus gemstone */
+        KingdiceBonusGemEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "bonus_gem";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description null: the supply is empty */
+            gem: ("gold" | "white") | null;
+        };
+        /** @description a gemstone on a space was taken */
+        KingdiceGemTakenEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "gem_taken";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a map space, by id */
+            space: number;
+            /**
+             * @description a gemstone
+             * @enum {string}
+             */
+            gem: "gold" | "white";
+        };
+        /** @description a castle tile was placed with a marker */
+        KingdicePlacedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "placed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a map space, by id */
+            space: number;
+            /**
+             * @description a castle tile's terrain
+             * @enum {string}
+             */
+            terrain: "caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano";
+        };
+        /** @description a tile was placed with a dragon fire */
+        KingdiceDragonPlacedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "dragon_placed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a map space, by id */
+            space: number;
+            /** @description where the dragon fire came from: the stock, a seat's area, or nowhere (null: none left) */
+            from: "stock" | number | null;
+        };
+        /** @description a dragon fire was replaced by a marker */
+        KingdiceDragonFreedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "dragon_freed";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a map space, by id */
+            space: number;
+        };
+        /** @description another player's marker was replaced */
+        KingdiceRaidedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "raided";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a map space, by id */
+            space: number;
+            /** @description a seat number (0 is the first seat) */
+            victim: number;
+        };
+        /** @description a face-up card was stolen */
+        KingdiceStoleCardEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "stole_card";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a seat number (0 is the first seat) */
+            victim: number;
+            /** @description a citizen card, by id */
+            card: number;
+        };
+        /** @description a gemstone was stolen */
+        KingdiceStoleGemEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "stole_gem";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description a seat number (0 is the first seat) */
+            victim: number;
+            /**
+             * @description a gemstone
+             * @enum {string}
+             */
+            gem: "gold" | "white";
+        };
+        /** @description the thief stole nothing */
+        KingdiceNoStealEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "no_steal";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+        };
+        /** @description the game ended */
+        KingdiceGameOverEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_over";
+            /** @description why */
+            reason: string;
+        };
+        /** @description the next turn began */
+        KingdiceTurnEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "turn";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+            /** @description turn number */
+            turn: number;
+        };
+        /** @description An event of King of the Dice: The Board Game, by `type`. */
+        KingdiceEvent: components["schemas"]["KingdiceRolledEvent"] | components["schemas"]["KingdiceResultEvent"] | components["schemas"]["KingdiceJokerEvent"] | components["schemas"]["KingdiceHiredEvent"] | components["schemas"]["KingdiceNoEffectEvent"] | components["schemas"]["KingdiceTookFaceDownEvent"] | components["schemas"]["KingdiceDrewEvent"] | components["schemas"]["KingdiceWonEvent"] | components["schemas"]["KingdiceReturnedEvent"] | components["schemas"]["KingdiceBonusGemEvent"] | components["schemas"]["KingdiceGemTakenEvent"] | components["schemas"]["KingdicePlacedEvent"] | components["schemas"]["KingdiceDragonPlacedEvent"] | components["schemas"]["KingdiceDragonFreedEvent"] | components["schemas"]["KingdiceRaidedEvent"] | components["schemas"]["KingdiceStoleCardEvent"] | components["schemas"]["KingdiceStoleGemEvent"] | components["schemas"]["KingdiceNoStealEvent"] | components["schemas"]["KingdiceGameOverEvent"] | components["schemas"]["KingdiceTurnEvent"];
+        /** @description the game as a seat or a spectator sees it: the stockpile's order, the removed tiles, the cards under each stack's top and face-down cards are hidden */
+        KingdiceGameView: {
+            /**
+             * @description the game
+             * @constant
+             */
+            game: "kingdice";
+            /** @description the viewing seat; null for a spectator */
+            you: number | null;
+            /** @description seats in the game */
+            seats: number;
+            /** @description the seat whose turn it is; null once over */
+            active: number | null;
+            /** @description seats owing a decision now */
+            pending: number[];
+            /** @description running totals per seat */
             scores: number[];
-            /** @description 1 is best; ties share */
-            ranks: number[];
+            /** @description per seat */
+            score_detail: {
+                /** @description spaces in the seat's largest connected area */
+                largest_area: number;
+                /** @description points */
+                area_points: number;
+                /** @description points */
+                other_points: number;
+                /** @description points */
+                dragon_points: number;
+                /** @description points */
+                gold_points: number;
+                /** @description points */
+                white_points: number;
+                /** @description points */
+                total: number;
+            }[];
+            /** @description turn number */
+            turn: number;
             /**
-             * @example [
-             *       0
-             *     ]
+             * @description what the active player decides now
+             * @enum {string}
              */
+            phase: "roll" | "keep" | "hire" | "place" | "steal_card" | "steal_gem" | "free_dragon" | "raid" | "place_dragon" | "over";
+            /** @description the map for this player count */
+            map: {
+                /** @description the player count the map is for */
+                players: number;
+                /** @description every space, by id */
+                spaces: {
+                    /** @description a map space, by id */
+                    id: number;
+                    /**
+                     * @description a castle tile's terrain
+                     * @enum {string}
+                     */
+                    terrain: "caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano";
+                    /**
+                     * @description the map half
+                     * @enum {string}
+                     */
+                    half: "A" | "B";
+                    /** @description axial column */
+                    q: number;
+                    /** @description axial row */
+                    r: number;
+                    /** @description drawing position */
+                    x: number;
+                    /** @description drawing position */
+                    y: number;
+                    /** @description adjacent spaces */
+                    neighbours: number[];
+                    /** @description a castle tile lies there */
+                    tile: boolean;
+                    /** @description a set-up tile lying castle side up */
+                    face_down: boolean;
+                    /** @description the seat whose marker is there */
+                    marker: number | null;
+                    /** @description a dragon fire is there */
+                    dragon: boolean;
+                    /** @description a gemstone lying there */
+                    gem: ("gold" | "white") | null;
+                }[];
+            };
+            /** @description the five stacks */
+            market: {
+                /** @description a citizen-card stack of the job market */
+                stack: number;
+                /** @description a count */
+                left: number;
+                /** @description the top card; null when the stack is empty */
+                card: {
+                    /** @description a citizen card, by id */
+                    id: number;
+                    /** @description a citizen-card stack of the job market */
+                    stack: number;
+                    /** @description the card's name */
+                    name: string;
+                    /**
+                     * @description what hiring the card does
+                     * @enum {string}
+                     */
+                    effect: "dragon_trainer" | "land_developer" | "merchant" | "ruffian" | "thief_card" | "thief_gem";
+                    /** @description the card's joker symbol */
+                    symbol: {
+                        /**
+                         * @description a die colour
+                         * @enum {string}
+                         */
+                        colour: "red" | "blue" | "green";
+                        /** @description a die's number */
+                        number: number;
+                    };
+                    /** @description conditions; the grade is how many are met */
+                    conditions: ({
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "colours";
+                        /** @description per colour */
+                        need: [
+                            "red" | "blue" | "green",
+                            number
+                        ][];
+                    } | {
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "numbers";
+                        /** @description per number */
+                        need: [
+                            number,
+                            number
+                        ][];
+                    } | {
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "groups";
+                        /** @description group sizes */
+                        sizes: number[];
+                    } | {
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "sum";
+                        /** @description total */
+                        at_least: number;
+                    } | {
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "red_sum";
+                        /** @description total */
+                        at_least: number;
+                    } | {
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "ladder";
+                    } | {
+                        /**
+                         * @description condition kind
+                         * @constant
+                         */
+                        kind: "run";
+                        /** @description run length */
+                        length: number;
+                    })[];
+                    /** @description the conditions in words */
+                    text: string;
+                } | null;
+            }[];
+            /** @description per seat */
+            players: {
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description face-up cards */
+                cards: {
+                    /** @description a citizen card, by id */
+                    id: number;
+                    /** @description a citizen-card stack of the job market */
+                    stack: number;
+                    /** @description the card's name */
+                    name: string;
+                    /**
+                     * @description a die colour
+                     * @enum {string}
+                     */
+                    colour: "red" | "blue" | "green";
+                    /** @description a die's number */
+                    number: number;
+                }[];
+                /** @description a count */
+                super_jokers: number;
+                /** @description a count */
+                gold: number;
+                /** @description a count */
+                white: number;
+                /** @description a count */
+                dragon_fires: number;
+                /** @description markers not yet placed */
+                markers_left: number;
+                /** @description markers on the map */
+                markers_on_map: number;
+                /** @description spaces in the largest area */
+                largest_area: number;
+            }[];
+            /** @description what is left in the box */
+            supply: {
+                /** @description castle tiles in the stockpile */
+                tiles: number;
+                /** @description tiles in the stockpile or removed (sorted) */
+                unseen_tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+                /** @description tiles shuffled back, known to be there */
+                known_in_stock: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+                /** @description a count */
+                gold: number;
+                /** @description a count */
+                white: number;
+                /** @description a count */
+                dragon_fires: number;
+                /** @description a count */
+                discarded_cards: number;
+            };
+            /** @description null before the first throw of a turn */
+            roll: {
+                /** @description throws made */
+                rolls: number;
+                /** @description the six dice */
+                dice: {
+                    /** @description position */
+                    die: number;
+                    /** @description a die's number */
+                    number: number;
+                    /**
+                     * @description a die colour
+                     * @enum {string}
+                     */
+                    colour: "red" | "blue" | "green";
+                }[];
+                /** @description pretend dice from jokers */
+                extra: {
+                    /** @description a die's number */
+                    number: number;
+                    /**
+                     * @description a die colour
+                     * @enum {string}
+                     */
+                    colour: "red" | "blue" | "green";
+                }[];
+                /** @description phase 2: the dice alone meet a card */
+                must_hire: boolean | null;
+            } | null;
+            /** @description the card hired this turn */
+            hired: {
+                /** @description a citizen card, by id */
+                id: number;
+                /** @description a citizen-card stack of the job market */
+                stack: number;
+                /** @description the card's name */
+                name: string;
+                /**
+                 * @description what hiring the card does
+                 * @enum {string}
+                 */
+                effect: "dragon_trainer" | "land_developer" | "merchant" | "ruffian" | "thief_card" | "thief_gem";
+                /** @description the card's joker symbol */
+                symbol: {
+                    /**
+                     * @description a die colour
+                     * @enum {string}
+                     */
+                    colour: "red" | "blue" | "green";
+                    /** @description a die's number */
+                    number: number;
+                };
+                /** @description conditions; the grade is how many are met */
+                conditions: ({
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "colours";
+                    /** @description per colour */
+                    need: [
+                        "red" | "blue" | "green",
+                        number
+                    ][];
+                } | {
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "numbers";
+                    /** @description per number */
+                    need: [
+                        number,
+                        number
+                    ][];
+                } | {
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "groups";
+                    /** @description group sizes */
+                    sizes: number[];
+                } | {
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "sum";
+                    /** @description total */
+                    at_least: number;
+                } | {
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "red_sum";
+                    /** @description total */
+                    at_least: number;
+                } | {
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "ladder";
+                } | {
+                    /**
+                     * @description condition kind
+                     * @constant
+                     */
+                    kind: "run";
+                    /** @description run length */
+                    length: number;
+                })[];
+                /** @description the conditions in words */
+                text: string;
+            } | null;
+            /** @description conditions met on the hired card */
+            grade: number;
+            /** @description tiles drawn, to place */
+            drawn: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+            /** @description a count */
+            to_place: number;
+            /** @description a card was taken face down this turn */
+            dragon_alarm: boolean;
+            /** @description the rolls for the starting player */
+            start_rolls: number[][];
+            /** @description the latest events of the game */
+            log: ({
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "rolled";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description throw number */
+                roll: number;
+                /** @description the six dice's numbers */
+                dice: number[];
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "result";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description the dice alone meet a card in the job market */
+                must_hire: boolean;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "joker";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /**
+                 * @description the joker pair discarded: twin (two face-up cards with that symbol), super (one such card and a face-down card), supers (two face-down cards, any colour and number)
+                 * @enum {string}
+                 */
+                pair: "twin" | "super" | "supers";
+                /** @description face-up cards discarded */
+                discarded: number[];
+                /** @description face-down cards discarded */
+                super_jokers: number;
+                /** @description the pretend die */
+                die: {
+                    /** @description a die's number */
+                    number: number;
+                    /**
+                     * @description a die colour
+                     * @enum {string}
+                     */
+                    colour: "red" | "blue" | "green";
+                };
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "hired";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a citizen card, by id */
+                card: number;
+                /** @description conditions met */
+                grade: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "no_effect";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description why */
+                reason: string;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "took_face_down";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a citizen-card stack of the job market */
+                stack: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "drew";
+                /** @description the tiles drawn */
+                tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+                /** @description a count */
+                tiles_left: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "won";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description why */
+                reason: string;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "returned";
+                /** @description the tiles */
+                tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "bonus_gem";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description null: the supply is empty */
+                gem: ("gold" | "white") | null;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "gem_taken";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a map space, by id */
+                space: number;
+                /**
+                 * @description a gemstone
+                 * @enum {string}
+                 */
+                gem: "gold" | "white";
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "placed";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a map space, by id */
+                space: number;
+                /**
+                 * @description a castle tile's terrain
+                 * @enum {string}
+                 */
+                terrain: "caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano";
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "dragon_placed";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a map space, by id */
+                space: number;
+                /** @description where the dragon fire came from: the stock, a seat's area, or nowhere (null: none left) */
+                from: "stock" | number | null;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "dragon_freed";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a map space, by id */
+                space: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "raided";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a map space, by id */
+                space: number;
+                /** @description a seat number (0 is the first seat) */
+                victim: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "stole_card";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a seat number (0 is the first seat) */
+                victim: number;
+                /** @description a citizen card, by id */
+                card: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "stole_gem";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+                /** @description a seat number (0 is the first seat) */
+                victim: number;
+                /**
+                 * @description a gemstone
+                 * @enum {string}
+                 */
+                gem: "gold" | "white";
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "no_steal";
+                /** @description a seat number (0 is the first seat) */
+                seat: number;
+            } | {
+                /**
+                 * @description the event type
+                 * @constant
+                 */
+                type: "game_over";
+                /** @description why */
+                reason: string;
+            })[];
+            /** @description a seat that won at once (a 17th marker) */
+            winner: number | null;
+            /** @description the game is over */
+            over: boolean;
+        };
+        /** @description the end scoring */
+        KingdiceResultDetail: {
+            /** @description per seat */
+            breakdown: {
+                /** @description spaces in the seat's largest connected area */
+                largest_area: number;
+                /** @description points */
+                area_points: number;
+                /** @description points */
+                other_points: number;
+                /** @description points */
+                dragon_points: number;
+                /** @description points */
+                gold_points: number;
+                /** @description points */
+                white_points: number;
+                /** @description points */
+                total: number;
+            }[];
+            /** @description a seat that won at once (a 17th marker) */
+            immediate_winner: number | null;
+            /** @description turns played */
+            turns: number;
+            /** @description the two tiles removed unseen at set-up */
+            removed_tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
+        };
+        /** @description the end of a game: scores and ranks per seat, the winners, and game-specific detail */
+        KingdiceResult: {
+            /** @description per seat, in seat order */
+            scores: number[];
+            /** @description per seat */
+            ranks: number[];
+            /** @description the seats ranked 1 */
             winners: number[];
-            /** @description the game's own detail */
             detail: components["schemas"]["KingdiceResultDetail"];
         };
         /** @description The game was created. */
@@ -1520,8 +3805,11 @@ export interface components {
             /** @enum {string} */
             kind: "human" | "bot" | "external";
             name?: string;
-            /** @description bundled bot (kind bot) */
-            bot?: string;
+            /**
+             * @description bundled bot (kind bot), one of the game's
+             * @enum {string}
+             */
+            bot?: "heuristic" | "random";
             /** @description bot account invited to the seat (kind external) */
             account?: string;
         };
@@ -1529,8 +3817,9 @@ export interface components {
             /**
              * @description required unless `fork` is given
              * @example carcassonne
+             * @enum {string}
              */
-            game?: string;
+            game?: "burgundy" | "carcassonne" | "diceland" | "kingdice";
             fork?: components["schemas"]["Fork"];
             seats: components["schemas"]["SeatSpec"][];
             options?: {
@@ -2537,7 +4826,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description illegal_action / validation_failed */
+            /** @description illegal_action / malformed_action / validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@
 //
 //   node out/play.js BASE_URL '[{"game": "carcassonne", "seats": 1, "options": {}}, ...]'
 //
-// Prints one JSON line per finished game: {"game", "id", "moves", "scores", "entries"}.
+// Prints one JSON line per finished game: {"game", "id", "moves", "scores", "last", "entries"}.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./api.js";
 
@@ -17,7 +17,7 @@ type StreamEntry = Schemas["Events"]["events"][number];
 interface Plan {
   game: GameName;
   seats: number;
-  bot: string;
+  bot: NonNullable<Schemas["SeatSpec"]["bot"]>;
   options: Record<string, unknown>;
 }
 
@@ -26,6 +26,7 @@ interface Played {
   id: string;
   moves: number;
   scores: number[];
+  last: string;
   entries: Record<string, number>;
 }
 
@@ -40,20 +41,6 @@ function pick<T>(items: readonly T[]): T {
   const item = items[Math.floor(Math.random() * items.length)];
   if (item === undefined) throw new Error("nothing to pick from");
   return item;
-}
-
-// The game's own view, narrowed by the discriminator: each branch sees its game's type.
-function describeView(view: Schemas["View"]): string {
-  switch (view.game) {
-    case "carcassonne":
-      return `carcassonne v${view.version}: ${Object.keys(view.view).length} view fields`;
-    case "burgundy":
-      return `burgundy v${view.version}: ${Object.keys(view.view).length} view fields`;
-    case "diceland":
-      return `diceland v${view.version}: ${Object.keys(view.view).length} view fields`;
-    case "kingdice":
-      return `kingdice v${view.version}: ${Object.keys(view.view).length} view fields`;
-  }
 }
 
 async function playOne(plan: Plan): Promise<Played> {
@@ -92,12 +79,28 @@ async function playOne(plan: Plan): Promise<Played> {
   for (let step = 0; step < 5000; step++) {
     const viewed = await client.GET("/v1/games/{game_id}/view", { params: { path } });
     if (viewed.data === undefined) throw new Error(`getView: ${JSON.stringify(viewed.error)}`);
-    const view: Schemas["View"] = viewed.data;
+    const view = viewed.data;
     if (view.game !== plan.game) throw new Error(`a ${plan.game} game answered ${view.game}`);
+    // The discriminator narrows the view: each branch reads a field only its game has.
+    let where: string;
+    switch (view.game) {
+      case "carcassonne":
+        where = `carcassonne to ${view.view.target}`;
+        break;
+      case "burgundy":
+        where = `burgundy round ${view.view.round}`;
+        break;
+      case "diceland":
+        where = `diceland goal ${view.view.goal}`;
+        break;
+      case "kingdice":
+        where = `kingdice turn ${view.view.turn}`;
+        break;
+    }
     if (view.status === "over") {
-      if (view.result === null) throw new Error(`${describeView(view)}: over without a result`);
+      if (view.result === null) throw new Error(`${where}: over without a result`);
       while ((await follow(0)) > 0);
-      return { game: view.game, id: gameId, moves, scores: view.result.scores, entries };
+      return { game: view.game, id: gameId, moves, scores: view.result.scores, last: where, entries };
     }
     const prompt = view.to_act[String(seat)];
     if (prompt !== undefined) {
