@@ -9,35 +9,43 @@ Two libraries, one schema: :class:`Checker` accepts through code ``fastjsonschem
 compiled from the schema (a few microseconds: every move passes here) when the schema uses
 only keywords it implements alike; anything it refuses, and any value holding a float, goes
 to ``jsonschema`` (the reference implementation, with the strict integer type) for the
-verdict and the field to name. ``bench/validation.py`` measures both paths.
+verdict and the field to name. ``bench/validation.py`` measures both paths. ``jsonschema``
+is imported on first use (it takes a tenth of a second; the CLI imports the engine).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, relevance
-from jsonschema.protocols import Validator
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 
 def _is_integer(checker: Any, value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-StrictValidator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-"""Draft 2020-12 where ``integer`` means a JSON integer only (not 5.0, not true)."""
+@cache
+def strict_validator_class() -> type[Validator]:
+    """Draft 2020-12 where ``integer`` means a JSON integer only (not 5.0, not true)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
 
 
 def compile_schema(schema: Mapping[str, Any]) -> Validator:
     """A strict validator for ``schema`` (checked against the 2020-12 meta-schema first)."""
-    StrictValidator.check_schema(schema)
-    return StrictValidator(schema)
+    strict = strict_validator_class()
+    strict.check_schema(schema)
+    return strict(schema)
 
 
 def field_of(error: ValidationError) -> str:
@@ -51,6 +59,12 @@ def field_of(error: ValidationError) -> str:
         known = error.schema.get("properties", {})
         path.extend(sorted(k for k in instance if k not in known)[:1])
     return ".".join(path)
+
+
+def _relevance(error: ValidationError) -> Any:
+    from jsonschema.exceptions import relevance
+
+    return relevance(error)
 
 
 def _misfit(error: ValidationError) -> bool:
@@ -68,7 +82,7 @@ def _narrow(error: ValidationError) -> ValidationError:
         meant = [errs for errs in branches.values() if not any(map(_misfit, errs))]
         if len(meant) != 1:
             break
-        error = max(meant[0], key=relevance)
+        error = max(meant[0], key=_relevance)
     return error
 
 
@@ -78,7 +92,7 @@ def problem(validator: Validator, instance: Any) -> tuple[str, str] | None:
     first = next(errors, None)
     if first is None:
         return None
-    error = _narrow(max([first, *errors], key=relevance))
+    error = _narrow(max([first, *errors], key=_relevance))
     field = field_of(error)
     return field, f"{field or 'the value'}: {error.message}"
 
@@ -122,8 +136,15 @@ class Checker:
     """A strict validator of one schema with a compiled fast path for valid values."""
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
-        self.strict = compile_schema(schema)
-        self.fast = fastjsonschema.compile(dict(schema)) if _fast_safe(schema) else None
+        self.schema = dict(schema)
+        self.fast = fastjsonschema.compile(self.schema) if _fast_safe(schema) else None
+
+    @property
+    def strict(self) -> Validator:
+        """The reference validator, compiled on first need."""
+        if not hasattr(self, "_strict"):
+            self._strict = compile_schema(self.schema)
+        return self._strict
 
     def problem(self, instance: Any) -> tuple[str, str] | None:
         """``None`` if valid, else ``(field, message)`` (see :func:`problem`)."""

@@ -182,9 +182,7 @@ class Burgundy(Game):
         duchy = DUCHIES[state.duchy]
         if state.stage == "castle":
             if action["type"] != "pick_castle":
-                raise IllegalAction("unknown_action", "first choose a starting castle")
-            if set(action) != {"type", "hex"}:
-                raise IllegalAction("malformed_action", 'pick_castle takes only "hex"')
+                raise IllegalAction("wrong_stage", "first choose a starting castle")
             h = parse_hex(action["hex"])
             if duchy.castle_square[h] is None:
                 raise IllegalAction("not_a_castle", f"{list(CELLS[h])} is not a castle")

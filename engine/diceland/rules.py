@@ -193,9 +193,7 @@ class Diceland(Game):
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: DicelandState, seat: int, action: Action) -> None:
         self.validate_action(action)
-        kind = action.get("type")
-        if kind not in ("choose", "throw", "stop", "cross", "pass"):
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        kind = action["type"]
         wanted = {
             Phase.CHOOSE: ("choose",),
             Phase.PUSH: ("throw", "stop"),
@@ -207,9 +205,7 @@ class Diceland(Game):
                 "wrong_phase", f"{kind!r} is not possible now; expected one of {list(wanted)}"
             )
         if kind == "choose":
-            colour = action.get("colour")
-            if colour not in COLOURS:
-                raise IllegalAction("unknown_colour", f"{colour!r} is not a die colour")
+            colour = action["colour"]
             if colour not in state.last_throw:
                 raise IllegalAction("colour_not_thrown", f"no die shows {colour}")
         elif kind == "pass":
@@ -221,9 +217,7 @@ class Diceland(Game):
             self._check_cross(state, seat, action)
 
     def _check_cross(self, state: DicelandState, seat: int, action: Action) -> None:
-        colour = action.get("colour")
-        if colour not in COLOURS:
-            raise IllegalAction("unknown_colour", f"{colour!r} is not a die colour")
+        colour = action["colour"]
         available = self.dice_for(state, seat)
         if colour not in available:
             if state.phase == Phase.CROSS and seat == state.active:
@@ -233,14 +227,7 @@ class Diceland(Game):
             else:
                 reason = f"no die of the throw shows {colour}"
             raise IllegalAction("colour_not_available", reason)
-        hexes = action.get("hexes")
-        if not isinstance(hexes, list) or not all(
-            isinstance(h, list)
-            and len(h) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in h)
-            for h in hexes
-        ):
-            raise IllegalAction("malformed_action", "'hexes' is a list of [q, r] pairs")
+        hexes = action["hexes"]
         board, crossed = self.board(state, seat), self.crossed(state, seat)
         indices = []
         for q, r in hexes:

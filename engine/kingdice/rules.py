@@ -125,9 +125,7 @@ class KingOfTheDice(Game):
     # --- moves --------------------------------------------------------------------------
     def check(self, state: KingState, seat: int, action: Action) -> None:
         self.validate_action(action)
-        kind = action.get("type")
-        if kind not in legal.ALL_TYPES:
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        kind = action["type"]
         if state.over:
             raise IllegalAction("game_over", "the game is over")
         if seat != state.active:

@@ -92,11 +92,7 @@ class SealedBids(Game):
 
     def check(self, state: ToyState, seat: int, action: Action) -> None:
         self.validate_action(action)
-        if action["type"] != "bid":
-            raise IllegalAction("unknown_action", f"unknown action type {action['type']!r}")
-        card = action.get("card")
-        if not isinstance(card, int) or isinstance(card, bool):
-            raise IllegalAction("malformed_action", "a bid needs an integer 'card'")
+        card = action["card"]
         if card not in state.hands[seat]:
             raise IllegalAction("card_not_in_hand", f"bid card {card} is not in your hand")
 

@@ -56,6 +56,17 @@ def from_schema(schema: Schema) -> st.SearchStrategy[Any]:
     raise ValueError(f"no strategy for {schema!r}")
 
 
+@st.composite
+def sibling(draw: st.DrawFn, action: dict[str, Any], schema: Schema) -> dict[str, Any]:
+    """``action`` (well formed) with one field drawn afresh from its schema: still well
+    formed, often one the rules forbid; the check must agree with the legal actions."""
+    fields = sorted(k for k in schema.get("properties", {}) if k != "type")
+    if not fields:
+        return action
+    key = draw(st.sampled_from(fields))
+    return {**action, key: draw(from_schema(schema["properties"][key]))}
+
+
 def _paths(value: Any, path: tuple = ()) -> list[tuple]:
     """Every path to a value inside ``value`` (not the root), depth first."""
     out: list[tuple] = []

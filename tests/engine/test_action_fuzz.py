@@ -19,7 +19,7 @@ from engine.dice import Dice
 from engine.games import get_game
 from engine.simulate import make_bots, play
 from engine.validation import problem
-from tests.engine.schema_strategies import from_schema, near_miss
+from tests.engine.schema_strategies import from_schema, near_miss, sibling
 
 GAMES: dict[str, list[tuple[list[str], dict[str, Any]]]] = {
     "burgundy": [
@@ -69,8 +69,11 @@ def cases(draw: st.DrawFn, name: str) -> tuple[Any, int, Any]:
     if legal:
         source.append(st.sampled_from(legal))
     action = draw(st.one_of(source))
-    if draw(st.booleans()):
+    how = draw(st.sampled_from(["as is", "near miss", "sibling"]))
+    if how == "near miss":
         action = draw(near_miss(action))
+    elif how == "sibling":
+        action = draw(sibling(action, game.action_schemas[action["type"]]))
     return state, seat, action
 
 

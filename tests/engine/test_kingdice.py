@@ -800,7 +800,7 @@ def test_rule_equal_points_most_dragon_fires_wins_else_the_win_is_shared():
     state.players[0].white, state.players[0].fires = 2, 0  # 4 points
     state.players[1].white, state.players[1].fires = 0, 1  # 4 points (most dragon fires)
     result = GAME.result(state)
-    assert result.scores == [4.0, 4.0] and result.ranks == [2, 1]
+    assert result.scores == [4, 4] and result.ranks == [2, 1]
     state.players[1].white, state.players[1].fires = 2, 0
     assert GAME.result(state).ranks == [1, 1]
 

@@ -8,6 +8,7 @@ import itertools
 from typing import Any
 
 import pytest
+from openapi_spec_validator import validate
 
 from engine.contract import Game
 from engine.games import get_game
@@ -75,6 +76,21 @@ def test_every_schema_is_valid_json_schema_and_complete(name: str) -> None:
 
 VIEW_EVERY = 5
 """Views are checked every few steps (and at the end): they are large, the budget small."""
+
+
+def test_every_schema_is_a_valid_openapi_3_1_component() -> None:
+    schemas: dict[str, Any] = {"Prompt": PROMPT_SCHEMA}
+    for name in GAMES:
+        game = get_game(name)
+        schemas[f"{name}_view"] = game.view_schema
+        schemas[f"{name}_result"] = RESULTS[name]
+        for kind, schema in game.action_schemas.items():
+            schemas[f"{name}_{kind}_action"] = schema
+        for kind, schema in game.event_schemas.items():
+            schemas[f"{name}_{kind}_event"] = schema
+    info = {"title": "engine schemas", "version": "1"}
+    document = {"openapi": "3.1.0", "info": info, "paths": {}, "components": {"schemas": schemas}}
+    validate(document)
 
 
 def check_observations(game: Game, state: Any, seats: int, step: int = 0) -> None:

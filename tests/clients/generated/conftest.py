@@ -30,6 +30,13 @@ PLANS = [
 ]
 """The games each generated client plays: short ones (two seats, the heuristic bot)."""
 
+GENERATE_PYTHON = (
+    "openapi-python-client generate --path openapi.yaml --meta none --output-path dicehall_client"
+)
+GENERATE_TYPESCRIPT = "npx openapi-typescript openapi.yaml -o api.d.ts"
+COMPILE_TYPESCRIPT = "npx tsc --strict --noEmitOnError -p tsconfig.json"
+"""The commands docs/API.md gives, run as they are in a folder holding openapi.yaml."""
+
 
 def run(command: list[str], cwd: Path, timeout: float = 300) -> str:
     """Run a tool; its output is the error message if it fails."""
@@ -42,23 +49,11 @@ def run(command: list[str], cwd: Path, timeout: float = 300) -> str:
 
 @pytest.fixture(scope="session")
 def python_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    """``openapi-python-client generate`` of openapi.yaml, imported as ``dicehall_client``."""
+    """The Python client generated from openapi.yaml, imported as ``dicehall_client``."""
     where = tmp_path_factory.mktemp("python-client")
-    run(
-        [
-            sys.executable,
-            "-m",
-            "openapi_python_client",
-            "generate",
-            "--path",
-            str(OPENAPI),
-            "--meta",
-            "none",
-            "--output-path",
-            str(where / PACKAGE),
-        ],
-        cwd=where,
-    )
+    shutil.copy(OPENAPI, where / "openapi.yaml")
+    tool = Path(sys.executable).parent / "openapi-python-client"
+    run([str(tool), *GENERATE_PYTHON.split()[1:]], cwd=where)
     sys.path.insert(0, str(where))
     try:
         yield importlib.import_module(PACKAGE)
@@ -87,8 +82,10 @@ def typescript_player(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("typescript-client")
     for name in ("play.ts", "tsconfig.json", "package.json"):
         shutil.copy(TYPESCRIPT / name, where / name)
+    shutil.copy(OPENAPI, where / "openapi.yaml")
     os.symlink(modules, where / "node_modules")
-    bin_dir = modules / ".bin"
-    run([str(bin_dir / "openapi-typescript"), str(OPENAPI), "-o", "api.d.ts"], cwd=where)
-    run([str(bin_dir / "tsc"), "-p", "tsconfig.json", "--strict", "--noEmitOnError"], cwd=where)
+    npx = shutil.which("npx")
+    assert npx is not None, "npx (node 20) is needed for the TypeScript client test"
+    run([npx, *GENERATE_TYPESCRIPT.split()[1:]], cwd=where)
+    run([npx, *COMPILE_TYPESCRIPT.split()[1:]], cwd=where)
     return where / "out" / "play.js"
