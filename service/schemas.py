@@ -71,6 +71,14 @@ class ProblemSchema(Schema):
         metadata={"description": "with malformed_action: the action's field to fix (a dotted path)"}
     )
     current = fields.Dict(metadata={"description": "the current view, with version_mismatch"})
+    version = fields.Integer(metadata={"description": "the game's version, with version_mismatch"})
+    decision = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "with version_mismatch: the id of the decision the seat owes now "
+            "(null when it owes none)"
+        },
+    )
 
 
 class HealthSchema(Schema):
@@ -207,18 +215,29 @@ class PromptSchema(Schema):
         metadata={"description": "epoch seconds by which the seat must decide (null: no clock)"},
     )
     decision = fields.Integer(
+        required=True,
         metadata={
-            "description": "the game version at which this decision fell due; "
-            'If-Match accepts it (e.g. `If-Match: "7"`)',
+            "description": "the decision id: the version at which this seat's current decision "
+            "fell due. `If-Match` with it, or with any later version, succeeds as long as the "
+            "decision stands; other seats' choices (sealed or not) never change it unless they "
+            "change what this seat may do.",
             "example": 7,
-        }
+        },
     )
 
 
 TO_ACT = {
     "description": "who owes a decision now: seat number (a string, JSON keys are) -> prompt; "
     "several seats at once in simultaneous phases, empty when nobody does",
-    "example": {"0": {"kind": "build", "sealed": False, "text": "place dice", "deadline": None}},
+    "example": {
+        "0": {
+            "kind": "build",
+            "sealed": False,
+            "text": "place dice",
+            "deadline": None,
+            "decision": 7,
+        }
+    },
 }
 
 
@@ -309,6 +328,10 @@ class LegalActionsSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     deadline = fields.Float(allow_none=True)
+    decision = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the id of the decision these actions answer (for If-Match)"},
+    )
     actions = fields.List(fields.Nested(LegalActionSchema), required=True)
 
 
@@ -328,12 +351,19 @@ class MoveHeadersSchema(Schema):
 
     if_match = fields.String(
         data_key="If-Match",
-        metadata={"description": 'the version the move is for, e.g. "7"; 412 when stale'},
+        metadata={
+            "description": 'the seat\'s decision id or any later version you read, e.g. "7"; '
+            "412 only when the seat's own decision changed since"
+        },
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
         validate=validate.Length(min=1, max=128),
-        metadata={"description": "a retry with the same key returns the first answer"},
+        metadata={
+            "description": "a retry with the same key and action returns the first answer, "
+            "whatever the interleaving; the same key with another action is refused "
+            "(422 idempotency_key_reused)"
+        },
     )
 
 
@@ -395,6 +425,14 @@ class EventsQuerySchema(Schema):
         load_default=0.0,
         validate=validate.Range(min=0, max=30),
         metadata={"description": "seconds to wait for an event when there is none yet"},
+    )
+    detail = fields.String(
+        load_default="full",
+        validate=validate.OneOf(["full", "compact", "none"]),
+        metadata={
+            "description": "what decision_due notices carry: `full` (the seat's view and legal "
+            "actions with texts), `compact` (view and actions without texts) or `none`"
+        },
     )
 
 
@@ -554,15 +592,44 @@ class RegisteredBotSchema(AccountSchema):
     token = fields.String(required=True)
 
 
+class NoticeActionSchema(Schema):
+    """A legal action in a decision notice (its sentence only with detail full)."""
+
+    action = fields.Dict(required=True)
+    text = fields.String()
+
+
 class PendingSchema(Schema):
-    """A decision an account owes now."""
+    """A decision a seat owes (``decision_due``): everything needed to answer it with one
+    POST of one of ``actions`` with ``If-Match: "<decision>"``."""
 
     type = fields.String(required=True)
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
-    version = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the game's version now"})
+    decision = fields.Integer(
+        required=True, metadata={"description": "the decision id: send it as If-Match"}
+    )
     prompt = fields.Nested(PromptSchema, required=True)
-    deadline = fields.Float(allow_none=True)
+    deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+    current = fields.Boolean(
+        metadata={
+            "description": "false when the decision was answered or superseded since the "
+            "notice was written (then it carries no view or actions)"
+        }
+    )
+    last_round_trip = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "seconds from this seat's previous decision falling due to its move "
+            "being applied, in this game (null before its first)"
+        },
+    )
+    view = fields.Dict(metadata={"description": "the seat's view (detail full or compact)"})
+    actions = fields.List(
+        fields.Nested("NoticeActionSchema"),
+        metadata={"description": "the legal actions (texts only with detail full)"},
+    )
 
 
 class FeedSchema(Schema):

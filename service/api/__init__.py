@@ -29,7 +29,12 @@ _EXAMPLE_DETAILS = {
     "game_not_started": "the game starts when every human seat has joined",
     "illegal_action": "die 4 shows a knight; only city dice are placed",
     "malformed_action": "stack: 5.0 is not of type 'integer'",
-    "version_mismatch": "the game is at version 12, not 11",
+    "version_mismatch": "seat 0's decision changed at version 12 (after the version 11 you "
+    "sent): read the current view and choose again",
+    "idempotency_key_reused": "this Idempotency-Key was used for a different action; use a new "
+    "key per move",
+    "contention": "too many simultaneous writes to game 3f2a9c0d1b7e4a55 (24 attempts); nothing "
+    "was changed, retry shortly",
     "invalid_if_match": 'If-Match takes a version such as "7"',
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
 }

@@ -31,7 +31,15 @@ _VIEW_EXAMPLE = {
     "seat": 0,
     "status": "active",
     "view": {"seats": 3, "active": 0, "pending": [0], "scores": [3, 0, 1]},
-    "to_act": {"0": {"kind": "build", "sealed": False, "text": "place dice, re-roll or score"}},
+    "to_act": {
+        "0": {
+            "kind": "build",
+            "sealed": False,
+            "text": "place dice, re-roll or score",
+            "deadline": None,
+            "decision": 6,
+        }
+    },
     "result": None,
 }
 
@@ -41,7 +49,7 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None:
         return None
     text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 18:
         raise Problem(400, "invalid_if_match", 'If-Match takes a version such as "7"')
     return int(text)
 
@@ -92,6 +100,8 @@ class LegalActions(MethodView):
             "game": "carcassonne",
             "version": 7,
             "seat": 0,
+            "deadline": None,
+            "decision": 6,
             "actions": [{"action": {"type": "reroll"}, "text": "re-roll 4 dice"}],
         },
     )
@@ -137,8 +147,10 @@ class Actions(MethodView):
         (409, "game_over"),
         (412, "version_mismatch"),
         (422, "illegal_action"),
+        (422, "idempotency_key_reused"),
         (422, "malformed_action"),
         (422, "validation_failed"),
+        (503, "contention"),
     )
     @links(
         blp,
@@ -148,7 +160,13 @@ class Actions(MethodView):
     )
     @operation(blp, "postAction", BEARER)
     def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> Response:
-        """Make a move for the caller's seat (If-Match and Idempotency-Key make it safe)"""
+        """Make a move for the caller's seat (If-Match and Idempotency-Key make it safe)
+
+        `If-Match` names the seat's own decision: send the `decision` id of its prompt (in
+        `to_act`, the legal actions or a `decision_due` event) or any later version you read.
+        It fails with 412 only when that seat's own decision changed (it was answered, or
+        what it may do changed); other seats deciding at the same time never make it stale.
+        A retry with the same `Idempotency-Key` and action returns the first answer."""
         if_match = parse_if_match(request.headers.get("If-Match"))
         service = game_service()
         record = service.record(game_id)

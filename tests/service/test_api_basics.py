@@ -89,7 +89,10 @@ def test_sealed_action_hidden_from_other_seat_spectator_and_log(client):
         log = client.get(f"/v1/games/{gid}/log", headers=headers).get_json()
         assert log["entries"][1]["action"] is None and "draws" not in log["entries"][1]
         events = client.get(f"/v1/games/{gid}/events?after=0", headers=headers).get_json()["events"]
-        assert '"card": 3' not in json.dumps(events)
+        notices = [e for e in events if e["type"] == "decision_due"]
+        others = [e for e in events if e["type"] != "decision_due"]
+        assert '"card": 3' not in json.dumps(others)
+        assert all(n["view"]["bids"][0] == {"decided": True, "card": None} for n in notices)
     own = client.get(f"/v1/games/{gid}/log", headers=auth(t0)).get_json()
     assert own["entries"][1]["action"] == {"type": "bid", "card": 3}
 

@@ -185,7 +185,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a move for the caller's seat (If-Match and Idempotency-Key make it safe) */
+        /**
+         * Make a move for the caller's seat (If-Match and Idempotency-Key make it safe)
+         * @description `If-Match` names the seat's own decision: send the `decision` id of its prompt (in
+         *     `to_act`, the legal actions or a `decision_due` event) or any later version you read.
+         *     It fails with 412 only when that seat's own decision changed (it was answered, or
+         *     what it may do changed); other seats deciding at the same time never make it stale.
+         *     A retry with the same `Idempotency-Key` and action returns the first answer.
+         */
         post: operations["postAction"];
         delete?: never;
         options?: never;
@@ -464,6 +471,10 @@ export interface components {
             current?: {
                 [key: string]: unknown;
             };
+            /** @description the game's version, with version_mismatch */
+            version?: number;
+            /** @description with version_mismatch: the id of the decision the seat owes now (null when it owes none) */
+            decision?: number | null;
         };
         PaginationMetadata: {
             /** @description Total number of items. */
@@ -2925,10 +2936,10 @@ export interface components {
             /** @description epoch seconds by which the seat must decide (null: no clock) */
             deadline?: number | null;
             /**
-             * @description the game version at which this decision fell due; If-Match accepts it (e.g. `If-Match: "7"`)
+             * @description the decision id: the version at which this seat's current decision fell due. `If-Match` with it, or with any later version, succeeds as long as the decision stands; other seats' choices (sealed or not) never change it unless they change what this seat may do.
              * @example 7
              */
-            decision?: number;
+            decision: number;
         };
         /** @description Every seat is taken; the first decisions are owed. */
         GameStartedEntry: {
@@ -2946,7 +2957,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -2971,7 +2983,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3189,7 +3202,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3219,7 +3233,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3249,7 +3264,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3279,7 +3295,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3307,6 +3324,8 @@ export interface components {
             version: number;
             seat: number;
             deadline?: number | null;
+            /** @description the id of the decision these actions answer (for If-Match) */
+            decision?: number | null;
             actions: components["schemas"]["BurgundyLegalAction"][];
         };
         /** @description One legal action with a sentence for people. */
@@ -3326,6 +3345,8 @@ export interface components {
             version: number;
             seat: number;
             deadline?: number | null;
+            /** @description the id of the decision these actions answer (for If-Match) */
+            decision?: number | null;
             actions: components["schemas"]["CarcassonneLegalAction"][];
         };
         /** @description One legal action with a sentence for people. */
@@ -3345,6 +3366,8 @@ export interface components {
             version: number;
             seat: number;
             deadline?: number | null;
+            /** @description the id of the decision these actions answer (for If-Match) */
+            decision?: number | null;
             actions: components["schemas"]["DicelandLegalAction"][];
         };
         /** @description One legal action with a sentence for people. */
@@ -3364,6 +3387,8 @@ export interface components {
             version: number;
             seat: number;
             deadline?: number | null;
+            /** @description the id of the decision these actions answer (for If-Match) */
+            decision?: number | null;
             actions: components["schemas"]["KingdiceLegalAction"][];
         };
         /** @description Every legal action of the caller's seat now (empty when it owes nothing). One shape per game, by `game`. */
@@ -3389,7 +3414,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3420,7 +3446,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3451,7 +3478,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3482,7 +3510,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3642,13 +3671,33 @@ export interface components {
         };
         /** @description The action log, with the seed once the game is over. One shape per game, by `game`. */
         Log: components["schemas"]["BurgundyLog"] | components["schemas"]["CarcassonneLog"] | components["schemas"]["DicelandLog"] | components["schemas"]["KingdiceLog"];
+        NoticeAction: {
+            action: {
+                [key: string]: unknown;
+            };
+            text?: string;
+        };
         Pending: {
             type: string;
             game_id: string;
             seat: number;
+            /** @description the game's version now */
             version: number;
+            /** @description the decision id: send it as If-Match */
+            decision: number;
             prompt: components["schemas"]["Prompt"];
+            /** @description epoch seconds */
             deadline?: number | null;
+            /** @description false when the decision was answered or superseded since the notice was written (then it carries no view or actions) */
+            current?: boolean;
+            /** @description seconds from this seat's previous decision falling due to its move being applied, in this game (null before its first) */
+            last_round_trip?: number | null;
+            /** @description the seat's view (detail full or compact) */
+            view?: {
+                [key: string]: unknown;
+            };
+            /** @description the legal actions (texts only with detail full) */
+            actions?: components["schemas"]["NoticeAction"][];
         };
         /** @description What the caller owes now, events after the cursor, and the cursor to pass next. */
         BurgundyEvents: {
@@ -3769,7 +3818,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -3848,7 +3898,8 @@ export interface components {
              *         "kind": "build",
              *         "sealed": false,
              *         "text": "place dice",
-             *         "deadline": null
+             *         "deadline": null,
+             *         "decision": 7
              *       }
              *     }
              */
@@ -4592,7 +4643,9 @@ export interface operations {
                      *         "0": {
                      *           "kind": "build",
                      *           "sealed": false,
-                     *           "text": "place dice, re-roll or score"
+                     *           "text": "place dice, re-roll or score",
+                     *           "deadline": null,
+                     *           "decision": 6
                      *         }
                      *       },
                      *       "result": null
@@ -4672,6 +4725,8 @@ export interface operations {
                      *       "game": "carcassonne",
                      *       "version": 7,
                      *       "seat": 0,
+                     *       "deadline": null,
+                     *       "decision": 6,
                      *       "actions": [
                      *         {
                      *           "action": {
@@ -4719,9 +4774,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the version the move is for, e.g. "7"; 412 when stale */
+                /** @description the seat's decision id or any later version you read, e.g. "7"; 412 only when the seat's own decision changed since */
                 "If-Match"?: string;
-                /** @description a retry with the same key returns the first answer */
+                /** @description a retry with the same key and action returns the first answer, whatever the interleaving; the same key with another action is refused (422 idempotency_key_reused) */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4771,7 +4826,9 @@ export interface operations {
                      *         "0": {
                      *           "kind": "build",
                      *           "sealed": false,
-                     *           "text": "place dice, re-roll or score"
+                     *           "text": "place dice, re-roll or score",
+                     *           "deadline": null,
+                     *           "decision": 6
                      *         }
                      *       },
                      *       "result": null,
@@ -4826,7 +4883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description illegal_action / malformed_action / validation_failed */
+            /** @description illegal_action / idempotency_key_reused / malformed_action / validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4837,6 +4894,15 @@ export interface operations {
             };
             /** @description rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description contention */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4927,6 +4993,8 @@ export interface operations {
                 after?: string;
                 /** @description seconds to wait for an event when there is none yet */
                 wait?: number;
+                /** @description what decision_due notices carry: `full` (the seat's view and legal actions with texts), `compact` (view and actions without texts) or `none` */
+                detail?: "full" | "compact" | "none";
             };
             header?: never;
             path: {
@@ -5318,6 +5386,8 @@ export interface operations {
                 after?: string;
                 /** @description seconds to wait for an event when there is none yet */
                 wait?: number;
+                /** @description what decision_due notices carry: `full` (the seat's view and legal actions with texts), `compact` (view and actions without texts) or `none` */
+                detail?: "full" | "compact" | "none";
             };
             header?: never;
             path?: never;
@@ -5339,13 +5409,33 @@ export interface operations {
                      *           "game_id": "3f2a9c0d1b7e4a55",
                      *           "seat": 1,
                      *           "version": 12,
+                     *           "decision": 12,
                      *           "prompt": {
                      *             "kind": "build",
                      *             "sealed": false,
                      *             "text": "",
-                     *             "deadline": null
+                     *             "deadline": null,
+                     *             "decision": 12
                      *           },
-                     *           "deadline": null
+                     *           "deadline": null,
+                     *           "current": true,
+                     *           "last_round_trip": 0.012,
+                     *           "view": {
+                     *             "seats": 2,
+                     *             "active": 1,
+                     *             "scores": [
+                     *               3,
+                     *               5
+                     *             ]
+                     *           },
+                     *           "actions": [
+                     *             {
+                     *               "action": {
+                     *                 "type": "reroll"
+                     *               },
+                     *               "text": "re-roll 4 dice"
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "events": [],
