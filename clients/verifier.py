@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.contract import IllegalAction
-from engine.dice import verify_draws
+from engine.contract import IllegalAction, State
+from engine.dice import Dice, verify_draws
 from engine.games import UnknownGame, get_game
-from engine.replay import replay
+from engine.replay import replay, replay_from
 
 
 @dataclass(frozen=True)
@@ -72,13 +72,39 @@ def _first_difference(local: Any, remote: Any, path: str = "") -> str:
     return f"{path or '/'}: local {_canonical(local)[:80]} != server {_canonical(remote)[:80]}"
 
 
+def fork_start(
+    summary: Mapping[str, Any],
+    origin: Mapping[str, Any],
+    origin_log: Mapping[str, Any],
+    origin_start: tuple[State, Dice] | None = None,
+) -> tuple[State, Dice]:
+    """A forked game's first state and dice, re-played here from its finished origin's
+    published log (``origin_start``: the origin's own start when it is a fork too).
+
+    Raises IllegalAction if the origin's log does not re-play."""
+    fork = summary["forked_from"]
+    game = get_game(str(origin.get("game")))
+    moves = [(int(e["seat"]), e["action"]) for e in origin_log["entries"] if e["seat"] is not None]
+    moves = moves[: int(fork["version"])]
+    if origin_start is not None:
+        replayed = replay_from(game, origin_start[0], origin_start[1], moves)
+    else:
+        seats = len(origin.get("seats") or [])
+        replayed = replay(game, seats, origin.get("options") or {}, str(origin["seed"]), moves)
+    counter = replayed.dice.counter if fork["dice"] == "original" else 0
+    return replayed.state, Dice(str(summary["seed"]), counter)
+
+
 def audit_game(
     summary: Mapping[str, Any],
     log: Mapping[str, Any],
     views: Mapping[int | None, Mapping[str, Any]],
+    start: tuple[State, Dice] | None = None,
 ) -> Audit:
     """Check a finished game from its summary, its log and the server's final ``views``
-    (``{seat or None: view dict}``, as ``GET .../view`` returns them in ``"view"``)."""
+    (``{seat or None: view dict}``, as ``GET .../view`` returns them in ``"view"``).
+
+    ``start`` is a forked game's first state and its dice at the fork (set-up is skipped)."""
     audit = Audit(str(summary.get("id", log.get("game_id", ""))))
     if not audit.add(
         "the game is over", summary.get("status") == "over", str(summary.get("status"))
@@ -99,8 +125,11 @@ def audit_game(
     entries = list(log.get("entries") or [])
     all_draws = [draw for entry in entries for draw in _draw_lists(entry.get("draws"))]
     ks = [k for k, _, _ in all_draws]
+    first = start[1].counter if start else 0
     audit.add(
-        "the draws are numbered 0..N-1 with no gap", ks == list(range(len(ks))), f"{len(ks)} draws"
+        f"the draws are numbered {first}..N-1 with no gap",
+        ks == list(range(first, first + len(ks))),
+        f"{len(ks)} draws",
     )
     wrong = verify_draws(seed, all_draws)
     audit.add(
@@ -119,14 +148,13 @@ def audit_game(
     if not audit.add("every action is published", all(e.get("action") is not None for e in moves)):
         return audit
     seats = log.get("seats") or len(summary.get("seats") or [])
+    played = [(int(e["seat"]), e["action"]) for e in moves]
     try:
-        replayed = replay(
-            game,
-            int(seats),
-            summary.get("options") or log.get("options") or {},
-            seed,
-            [(int(e["seat"]), e["action"]) for e in moves],
-        )
+        if start is not None:
+            replayed = replay_from(game, start[0], start[1], played)
+        else:
+            options = summary.get("options") or log.get("options") or {}
+            replayed = replay(game, int(seats), options, seed, played)
     except IllegalAction as refused:
         audit.add("the log re-plays under the rules", False, f"{refused.code}: {refused.reason}")
         return audit

@@ -33,6 +33,18 @@ def replay(
     """
     dice = Dice(seed)
     state = game.setup(seats, dict(options), dice)
+    return replay_from(game, state, dice, moves)
+
+
+def replay_from(
+    game: Game, state: State, dice: Dice, moves: Iterable[tuple[int, Action]]
+) -> Replayed:
+    """Apply every ``(seat, action)`` to ``state`` (changed in place) with ``dice``: the replay
+    of a game that did not start from its own set-up (a fork). Index 0 of ``draws`` holds
+    whatever ``dice`` had drawn before.
+
+    Raises IllegalAction if the log holds a move the rules refuse.
+    """
     draws = [dice.take_draws()]
     for seat, action in moves:
         game.apply(state, seat, action, dice)

@@ -132,11 +132,24 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(redis.RedisError, _redis_failed)
 
     from service import components
-    from service.api import bots, catalogue, events, games, health, pictures, play, tournaments
+    from service.api import (
+        bots,
+        catalogue,
+        events,
+        games,
+        health,
+        pictures,
+        play,
+        tournaments,
+        verification,
+    )
+    from service.web import web
 
     components.register(api.spec)
 
-    for module in (health, catalogue, games, play, events, pictures, bots, tournaments):
+    modules = (health, catalogue, games, play, events, pictures, verification, bots, tournaments)
+    for module in modules:
         api.register_blueprint(module.blp)
+    app.register_blueprint(web)
     app.extensions["dicehall.api"] = api
     return app

@@ -185,7 +185,22 @@ class Components:
             f"{prefix}LogAction",
             {
                 "description": "a move of the game, or entry 0's set-up",
-                "anyOf": [ref(f"{prefix}Action"), ref("SetupAction")],
+                "anyOf": [ref(f"{prefix}Action"), ref("SetupAction"), ref("ForkSetupAction")],
+            },
+        )
+        self.add(
+            "ForkSetupAction",
+            {
+                "type": "object",
+                "description": "entry 0 of a forked game: where it was forked from",
+                "properties": {
+                    "type": {"type": "string", "const": "fork"},
+                    "game": {"type": "string"},
+                    "version": {"type": "integer", "minimum": 0},
+                    "dice": {"type": "string", "enum": ["fresh", "original"]},
+                },
+                "required": ["type", "game", "version", "dice"],
+                "additionalProperties": False,
             },
         )
         self.add(

@@ -27,6 +27,7 @@ from service.announce import (
     visible,
 )
 from service.briefing import Briefing, Detail
+from service.history import History
 from service.moves import Outcome, decide_move
 from service.problems import Problem
 from service.store import (
@@ -140,6 +141,7 @@ class GameService:
             "visibility": record.visibility,
             "decision_seconds": record.decision_seconds,
             "tournament": record.tournament,
+            "forked_from": _public_fork(record),
         }
 
     def observe(self, record: GameRecord, seat: int | None, state: Any = None) -> dict[str, Any]:
@@ -185,12 +187,12 @@ class GameService:
         public = record.seed_public
         entries = []
         page = self.store.log(record.id, after, limit + 1)
-        for entry in page[:limit]:
-            shown = dict(entry)
+        for entry, text in zip(page[:limit], self._texts(record, page[:limit]), strict=True):
+            shown = {**entry, "text": text}
             if not public:
                 shown.pop("draws", None)
             if not over and entry.get("sealed") and entry["seat"] != caller.seat:
-                shown["action"] = None
+                shown["action"] = shown["text"] = None
             entries.append(shown)
         return {
             "game_id": record.id,
@@ -201,9 +203,17 @@ class GameService:
             "version": record.version,
             "commitment": record.commitment,
             "seed": record.seed if public else None,
+            "forked_from": _public_fork(record),
             "entries": entries,
             "next": entries[-1]["n"] if len(page) > limit else None,
         }
+
+    def _texts(self, record: GameRecord, page: list[dict[str, Any]]) -> list[str]:
+        """The sentences of a page of the log (replayed from the set-up to its last entry)."""
+        if not page:
+            return []
+        upto = self.store.log(record.id, -1, int(page[-1]["n"]) + 1)
+        return History(self.store).texts(record, upto)[-len(page) :]
 
     # --- creating and joining ----------------------------------------------------------
     def _seat_records(self, game: Game, seats: list[Mapping[str, Any]]) -> list[SeatRecord]:
@@ -279,27 +289,106 @@ class GameService:
             visibility=visibility,
         )
         invites = self._invite(record)
+        self._launch(record, game, state, {"type": "setup"}, dice.take_draws())
+        return record, creator_token, invites
+
+    def fork(
+        self,
+        origin_id: str,
+        version: int,
+        seats: list[Mapping[str, Any]],
+        dice: str = "fresh",
+        seed: str | None = None,
+        decision_seconds: float | None = None,
+        game_name: str | None = None,
+    ) -> tuple[GameRecord, str]:
+        """A new game from a finished game's state after ``version`` moves, with ``seats``;
+        its dice are fresh (``seed`` or a new one, committed) or, with ``dice="original"``,
+        the origin's from that point on. Returns the record and the creator's token.
+
+        Raises Problem: 404 game_not_found, 409 game_not_over, 422 invalid_fork (a version
+        out of range or at the end, seats or ``game_name`` that do not match the origin, a
+        seed with the original dice).
+        """
+        origin = self.record(origin_id)
+        if origin.status is not GameStatus.OVER:
+            raise Problem(409, "game_not_over", f"game {origin_id} is still being played")
+        if not 0 <= version < origin.version:
+            last = origin.version - 1
+            raise Problem(422, "invalid_fork", f"fork game {origin_id} at a move from 0 to {last}")
+        if len(seats) != len(origin.seats):
+            have, asked = len(origin.seats), len(seats)
+            raise Problem(422, "invalid_fork", f"game {origin_id} has {have} seats, not {asked}")
+        if game_name and game_name != origin.game:
+            kind = origin.game
+            raise Problem(422, "invalid_fork", f"game {origin_id} is {kind}, not {game_name}")
+        if dice == "original" and seed is not None:
+            raise Problem(422, "invalid_fork", "a seed goes with fresh dice, not the original ones")
+        game = lookup_game(origin.game)
+        seat_records = self._seat_records(game, seats)
+        replayed = History(self.store).replay(origin, version)
+        if game.result(replayed.state) is not None:
+            raise Problem(422, "invalid_fork", f"game {origin_id} is over after move {version}")
+        if dice == "original":
+            secret, counter = origin.seed, replayed.dice.counter
+        else:
+            secret, counter = (seed if seed is not None else dice_mod.new_seed()), 0
+        creator_token = tokens.new_token("creator")
+        tokens.vouch(creator_token)
+        record = GameRecord(
+            id=uuid.uuid4().hex[:16],
+            game=game.name,
+            seats=seat_records,
+            options=origin.options,
+            seed=secret,
+            commitment=dice_mod.commitment(secret),
+            creator_digest=tokens.digest(creator_token),
+            created_at=time.time(),
+            counter=counter,
+            state=game.dump_state(replayed.state),
+            decision_seconds=decision_seconds,
+            forked_from={
+                "game": origin.id,
+                "version": version,
+                "dice": dice,
+                "counter": counter,
+                "state": game.dump_state(replayed.state),
+            },
+        )
+        setup = {"type": "fork", "game": origin.id, "version": version, "dice": dice}
+        self._launch(record, game, replayed.state, setup, [])
+        return record, creator_token
+
+    def _launch(
+        self,
+        record: GameRecord,
+        game: Game,
+        state: Any,
+        setup: dict[str, Any],
+        draws: list[tuple[int, int, int]],
+    ) -> None:
+        """Store a new game with its set-up log entry (``setup`` as its action), start it if
+        every seat is taken, and hand it to the follow-up."""
         setup_entry = {
             "n": 0,
             "version": 0,
             "seat": None,
-            "action": {"type": "setup"},
+            "action": setup,
             "sealed": False,
-            "draws": dice.take_draws(),
-            "at": now,
+            "draws": draws,
+            "at": record.created_at,
         }
         events: list[dict[str, Any]] = [
             {"type": "game_created", "game": game.name, "commitment": record.commitment}
         ]
-        if all(seat.joined for seat in seat_records):
+        if all(seat.joined for seat in record.seats):
             self.start(record, game, state, events)
         self.store.create(record, events, [setup_entry])
-        for seat in seat_records:
+        for seat in record.seats:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
             self.follow_up.after_commit(record, game.to_act(state), actor=None)
-        return record, creator_token, invites
 
     @staticmethod
     def _invite(record: GameRecord) -> dict[str, str]:
@@ -600,3 +689,9 @@ class GameService:
                 if info.account == account_id:
                     pending.extend(self.owed(record, seat, detail))
         return pending
+
+
+def _public_fork(record: GameRecord) -> dict[str, Any] | None:
+    """Where a forked game came from (origin, version, dice), as the API shows it."""
+    fork = record.forked_from
+    return None if fork is None else {k: fork[k] for k in ("game", "version", "dice")}

@@ -63,6 +63,8 @@ TITLES: dict[str, str] = {
     "uri_too_long": "Request line too long",
     "headers_too_large": "Header fields too large",
     "not_implemented": "Not implemented",
+    "invalid_fork": "Cannot fork there",
+    "version_not_found": "No such version",
 }
 
 _STATUS_CODES: dict[int, str] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from engine.games import LISTED, catalogue
 
@@ -126,10 +126,45 @@ class SeatSpecSchema(Schema):
     )
 
 
-class CreateGameSchema(Schema):
-    """The body of ``POST /v1/games``."""
+class ForkSchema(Schema):
+    """Where a forked game starts: a finished game after ``version`` moves."""
 
-    game = fields.String(required=True, metadata={"example": "carcassonne", "enum": list(LISTED)})
+    game = fields.String(required=True, metadata={"description": "the finished game's id"})
+    version = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "how many of its moves to keep (0: its set-up)"},
+    )
+    dice = fields.String(
+        load_default="fresh",
+        validate=validate.OneOf(["fresh", "original"]),
+        metadata={
+            "description": "fresh: a new committed seed (or `seed`); original: the finished "
+            "game's dice from that move on, for exact debugging"
+        },
+    )
+
+
+class ForkedFromSchema(Schema):
+    """The origin of a forked game."""
+
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    dice = fields.String(required=True, validate=validate.OneOf(["fresh", "original"]))
+
+
+class CreateGameSchema(Schema):
+    """The body of ``POST /v1/games``: a new game, or with ``fork`` a finished game's
+    position played on (the game and its options are the origin's)."""
+
+    game = fields.String(
+        metadata={
+            "example": "carcassonne",
+            "enum": list(LISTED),
+            "description": "required unless `fork` is given",
+        }
+    )
+    fork = fields.Nested(ForkSchema)
     seats = fields.List(
         fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=8)
     )
@@ -150,6 +185,14 @@ class CreateGameSchema(Schema):
             "invite token or the creator's token; public: listed, open seats joinable by anyone"
         },
     )
+
+    @validates_schema
+    def _game_or_fork(self, data: dict, **_: object) -> None:
+        if "fork" in data:
+            if data.get("options"):
+                raise ValidationError("a fork keeps its origin's options", "options")
+        elif "game" not in data:
+            raise ValidationError("Missing data for required field.", "game")
 
 
 class SeatSchema(Schema):
@@ -238,6 +281,7 @@ class GameSchema(Schema):
     visibility = fields.String(validate=validate.OneOf(["private", "public"]))
     decision_seconds = fields.Float(allow_none=True)
     tournament = fields.String(allow_none=True)
+    forked_from = fields.Nested(ForkedFromSchema, allow_none=True)
 
 
 class CreatedGameSchema(GameSchema):
@@ -367,6 +411,10 @@ class LogEntrySchema(Schema):
         metadata={"description": "[k, n, value] of each draw; shown once the game is over"},
     )
     at = fields.Float()
+    text = fields.String(
+        allow_none=True,
+        metadata={"description": "the move as a sentence (the game's describe); null if hidden"},
+    )
 
 
 class LogSchema(Schema):
@@ -380,6 +428,7 @@ class LogSchema(Schema):
     version = fields.Integer(required=True)
     commitment = fields.String(required=True)
     seed = fields.String(allow_none=True)
+    forked_from = fields.Nested(ForkedFromSchema, allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
     next = fields.Integer(
         allow_none=True,
@@ -514,6 +563,28 @@ class PictureQuerySchema(Schema):
     """Whose sheet or map to draw."""
 
     player = fields.Integer(validate=validate.Range(min=0, max=7))
+    version = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "draw the game after this many moves (finished games only)"},
+    )
+
+
+class CheckSchema(Schema):
+    """One verified claim about a finished game."""
+
+    name = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    detail = fields.String(required=True)
+
+
+class VerificationSchema(Schema):
+    """The service's audit of a finished game (the checks of `dicehall verify`)."""
+
+    game_id = fields.String(required=True)
+    ok = fields.Boolean(required=True, metadata={"description": "every check holds"})
+    commitment = fields.String(required=True)
+    seed = fields.String(required=True)
+    checks = fields.List(fields.Nested(CheckSchema), required=True)
 
 
 class GameListQuerySchema(Schema):
@@ -688,6 +759,12 @@ class TournamentSchema(Schema):
     created = fields.Integer(required=True)
     progress = fields.Nested(ProgressSchema, required=True)
     standings = fields.List(fields.Nested(StandingSchema), required=True)
+
+
+class TournamentListSchema(Schema):
+    """Tournaments, newest first."""
+
+    tournaments = fields.List(fields.Nested(TournamentSchema), required=True)
 
 
 class TournamentGameSchema(Schema):

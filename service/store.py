@@ -80,6 +80,10 @@ class GameRecord:
     decision_seconds: float | None = None
     tournament: str | None = None
     due: dict[str, float] = field(default_factory=dict)
+    forked_from: dict[str, Any] | None = None
+    """for a fork: the origin's ``game`` id, the ``version`` forked at, ``dice`` ("fresh" or
+    "original"), the dice ``counter`` this game's draws start from and the ``state`` it
+    started from (so its past does not depend on the origin staying stored)."""
     """seat (as text) -> when its current decision fell due (epoch seconds)."""
     decisions: dict[str, int] = field(default_factory=dict)
     """seat (as text) -> the version at which its current decision fell due: the seat's
@@ -258,6 +262,7 @@ class GameStore:
             "tournament": record.tournament,
             "siblings": record.siblings,
             "visibility": record.visibility,
+            "forked_from": record.forked_from,
         }
         return {
             "meta": json.dumps(meta),
@@ -298,6 +303,7 @@ class GameStore:
             result=result,
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
+            forked_from=meta.get("forked_from"),
             due=json.loads(raw["due"] or "{}"),
             decisions=json.loads(raw["decisions"] or "{}"),
             siblings=meta.get("siblings") or [],

@@ -147,6 +147,12 @@ class TournamentRunner:
             raise Problem(404, "tournament_not_found", f"there is no tournament {tid!r}")
         return Tournament.from_json(json.loads(raw))
 
+    def recent(self, offset: int, limit: int) -> list[Tournament]:
+        """Tournaments, newest first."""
+        ids = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
+        found = [self.redis.get(self._key(tid)) for tid in ids]
+        return [Tournament.from_json(json.loads(raw)) for raw in found if raw is not None]
+
     def save(self, t: Tournament) -> None:
         """Store the tournament; it and its keys live ``active_game_ttl`` after its last
         change while it runs, ``finished_game_ttl`` once finished."""

@@ -8,6 +8,7 @@ import click
 
 from clients.cli.commands import (
     bot,
+    fork,
     games,
     list_games,
     new,
@@ -41,6 +42,7 @@ for command in (
     games.games,
     list_games.list_games,
     new.new,
+    fork.fork,
     play.play,
     watch.watch,
     picture.picture,

@@ -226,6 +226,33 @@ class Client:
             body["visibility"] = visibility
         return self._json("POST", "/games", json=body)
 
+    def fork_game(
+        self,
+        game_id: str,
+        version: int,
+        seats: Sequence[Mapping[str, Any]],
+        dice: str = "fresh",
+        seed: str | None = None,
+        decision_seconds: float | None = None,
+    ) -> Json:
+        """A new game from the finished game ``game_id`` after ``version`` moves, with
+        ``seats`` (as many as it had); ``dice="original"`` keeps its dice from there on, else
+        a fresh committed ``seed`` (random by default). The answer is like
+        :meth:`create_game`'s, with ``forked_from``. Not retried."""
+        body: Json = {
+            "fork": {"game": game_id, "version": version, "dice": dice},
+            "seats": [dict(s) for s in seats],
+        }
+        if seed is not None:
+            body["seed"] = seed
+        if decision_seconds is not None:
+            body["decision_seconds"] = decision_seconds
+        return self._json("POST", "/games", json=body)
+
+    def verification(self, game_id: str) -> Json:
+        """The service's audit of a finished game: ``ok`` and every check made."""
+        return self._json("GET", f"/games/{game_id}/verification")
+
     def game(self, game_id: str) -> Json:
         """The game's summary: status, version, seats, to_act, result, commitment (seed
         once over)."""
@@ -364,12 +391,15 @@ class Client:
                 raise error
             time.sleep(self.retry.delay(failures, error))
 
-    def picture_svg(self, game_id: str, player: int | None = None) -> str:
-        """The board as an SVG document (``player`` picks whose sheet, where that matters)."""
+    def picture_svg(
+        self, game_id: str, player: int | None = None, version: int | None = None
+    ) -> str:
+        """The board as an SVG document (``player`` picks whose sheet, where that matters;
+        ``version`` draws a finished game after that many moves)."""
         response = self.request(
             "GET",
             f"/games/{game_id}/picture.svg",
-            params={"player": player},
+            params={"player": player, "version": version},
             headers={"Accept": "image/svg+xml, application/problem+json"},
         )
         return response.text
@@ -423,6 +453,11 @@ class Client:
             **{k: v for k, v in settings.items() if v is not None},
         }
         return self._json("POST", "/tournaments", json=body)
+
+    def tournaments(self, limit: int = 20, offset: int = 0) -> list[Json]:
+        """Tournaments, newest first."""
+        query = {"limit": limit, "offset": offset}
+        return list(self._json("GET", "/tournaments", params=query)["tournaments"])
 
     def tournament(self, tournament_id: str) -> Json:
         """A tournament's progress and standings (its seed once finished)."""

@@ -38,6 +38,7 @@ _GAME_EXAMPLE = {
     "seed": None,
     "created_at": 1795000000.0,
     "visibility": "private",
+    "forked_from": None,
 }
 
 
@@ -74,6 +75,9 @@ class Games(MethodView):
         blp,
         (400, "invalid_json"),
         (404, "unknown_game"),
+        (404, "game_not_found"),
+        (409, "game_not_over"),
+        (422, "invalid_fork"),
         (422, "invalid_options"),
         (422, "validation_failed"),
     )
@@ -89,8 +93,20 @@ class Games(MethodView):
     )
     @operation(blp, "createGame", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a game with human and bot seats"""
+        """Create a game with human and bot seats, or fork a finished game at a move"""
         service = game_service()
+        if "fork" in body:
+            fork = body["fork"]
+            record, creator_token = service.fork(
+                fork["game"],
+                fork["version"],
+                body["seats"],
+                dice=fork["dice"],
+                seed=body.get("seed"),
+                decision_seconds=body.get("decision_seconds"),
+                game_name=body.get("game"),
+            )
+            return {**service.summary(record), "creator_token": creator_token}
         record, creator_token, invites = service.create(
             body["game"],
             body["seats"],

@@ -9,10 +9,13 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from engine.games import get_game
 from service.api import operation, problems
 from service.context import bearer_token, game_service
+from service.history import History
 from service.problems import Problem
 from service.schemas import PictureQuerySchema
+from service.store import GameStatus
 
 blp = Blueprint("pictures", __name__, url_prefix="/v1", description="Pictures of games")
 
@@ -32,14 +35,29 @@ class Picture(MethodView):
 
     @blp.arguments(PictureQuerySchema, location="query")
     @blp.response(200, content_type="image/svg+xml", description="an SVG document")
-    @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
+    @problems(
+        blp,
+        (401, "unauthorized"),
+        (404, "game_not_found"),
+        (404, "version_not_found"),
+        (409, "game_not_over"),
+        (422, "validation_failed"),
+    )
     @operation(blp, "getPicture")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
-        """Draw the caller's view (``player`` picks whose sheet or map)"""
+        """Draw the caller's view (``player`` picks whose sheet or map; ``version`` an earlier
+        step of a finished game)"""
         service = game_service()
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
-        view = service.observe(record, caller.seat)["view"]
+        version = query.get("version", record.version)
+        if version == record.version:
+            view = service.observe(record, caller.seat)["view"]
+        elif record.status is not GameStatus.OVER:
+            raise Problem(409, "game_not_over", "earlier steps are drawn once the game is over")
+        else:
+            state = History(service.store).state_at(record, version)
+            view = get_game(record.game).view(state, caller.seat)
         player = query.get("player")
         if player is not None and player >= len(record.seats):
             raise Problem(422, "validation_failed", f"player must be below {len(record.seats)}")

@@ -12,7 +12,13 @@ from service.api import NO_TOKEN, operation, problems
 from service.config import Settings
 from service.context import game_service
 from service.pictures.tournament import render_chart
-from service.schemas import CreateTournamentSchema, TournamentGamesSchema, TournamentSchema
+from service.schemas import (
+    CreateTournamentSchema,
+    GameListQuerySchema,
+    TournamentGamesSchema,
+    TournamentListSchema,
+    TournamentSchema,
+)
 from service.tournaments import TournamentRunner
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1", description="Bot tournaments")
@@ -67,7 +73,18 @@ def runner() -> TournamentRunner:
 
 @blp.route("/tournaments")
 class Tournaments(MethodView):
-    """Starting a tournament."""
+    """Listing and starting tournaments."""
+
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, TournamentListSchema, example={"tournaments": [_TOURNAMENT]})
+    @problems(blp, (422, "validation_failed"))
+    @operation(blp, "listTournaments", NO_TOKEN)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List tournaments, newest first"""
+        run = runner()
+        return {
+            "tournaments": [run.describe(t) for t in run.recent(query["offset"], query["limit"])]
+        }
 
     @blp.arguments(
         CreateTournamentSchema,

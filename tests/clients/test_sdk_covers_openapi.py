@@ -45,6 +45,8 @@ def every_sdk_call() -> list[tuple[Callable[[Client], Any], Answer | None]]:
         (lambda c: c.game("g1"), None),
         (lambda c: c.cancel_game("g1"), None),
         (lambda c: c.remove_seat("g1", 1), None),
+        (lambda c: c.fork_game("g1", 3, [{"kind": "bot"}]), None),
+        (lambda c: c.verification("g1"), None),
         (lambda c: c.join("g1", 0, "ann"), None),
         (lambda c: c.view("g1"), None),
         (lambda c: c.legal_actions("g1"), None),
@@ -58,6 +60,7 @@ def every_sdk_call() -> list[tuple[Callable[[Client], Any], Answer | None]]:
         (lambda c: c.bot_feed(after="0", wait=0), None),
         (lambda c: next(c.stream_bot_feed()), pending),
         (lambda c: c.create_tournament("toy", [{"name": "a", "bot": "random"}], 2), None),
+        (lambda c: c.tournaments(), None),
         (lambda c: c.tournament("t1"), None),
         (lambda c: c.tournament_games("t1"), None),
         (lambda c: c.tournament_chart_svg("t1"), None),
@@ -65,7 +68,7 @@ def every_sdk_call() -> list[tuple[Callable[[Client], Any], Answer | None]]:
 
 
 def test_every_openapi_operation_has_an_sdk_method(peer: Peer, sdk: Client) -> None:
-    peer.default = Answer(200, {"games": [], "status": "ok"})
+    peer.default = Answer(200, {"games": [], "tournaments": [], "status": "ok"})
     for call, answer in every_sdk_call():
         if answer is not None:
             peer.answer(answer)

@@ -71,15 +71,21 @@ def new(
         decision_seconds,
         visibility="public" if public else "private",
     )
-    game_id = created["id"]
     if invite:
-        print_invites(game_id, created, public, as_json)
+        print_invites(created["id"], created, public, as_json)
         return
-    creator = client.with_token(created["creator_token"])
+    join_and_report(client.with_token(created["creator_token"]), created, seats, as_json)
+
+
+def join_and_report(
+    client: Client, created: dict[str, Any], seats: list[dict[str, Any]], as_json: bool
+) -> None:
+    """Join every human seat of a new game and print its id, tokens and how to play."""
+    game_id = created["id"]
     joined = []
     for index, seat in enumerate(seats):
         if seat["kind"] == "human":
-            answer = creator.join(game_id, index, seat["name"])
+            answer = client.join(game_id, index, seat["name"])
             joined.append(
                 {
                     "seat": answer.get("seat", index),
@@ -94,15 +100,21 @@ def new(
                     "id": game_id,
                     "creator_token": created.get("creator_token"),
                     "commitment": created.get("commitment"),
+                    "forked_from": created.get("forked_from"),
                     "seats": joined,
                 }
             )
         )
         return
-    console.print(f"[bold]game[/] {game_id} ({game})")
+    console.print(f"[bold]game[/] {game_id} ({created.get('game')})")
+    fork = created.get("forked_from")
+    if fork:
+        origin, at, dice = fork["game"], fork["version"], fork["dice"]
+        console.print(f"[bold]forked from[/] {origin} after move {at} ({dice} dice)")
     console.print(f"[bold]creator token[/] {created.get('creator_token')}")
     if created.get("commitment"):
         console.print(f"[bold]seed commitment[/] {created['commitment']}")
+    console.print(f"[bold]watch[/] {client.base_url}/watch/{game_id}", soft_wrap=True)
     table = Table(header_style="bold")
     table.add_column("seat", justify="right")
     table.add_column("name")

@@ -30,6 +30,17 @@ def parse_seat_tokens(pairs: tuple[str, ...]) -> dict[int, str]:
     return tokens
 
 
+def _fork_start(client: Client, summary: dict[str, Any]) -> Any:
+    """A fork's first state and dice, from its origin's published log (None: not a fork)."""
+    from clients.verifier import fork_start
+
+    fork = summary.get("forked_from")
+    if not fork:
+        return None
+    origin, origin_log = client.game(fork["game"]), client.log(fork["game"])
+    return fork_start(summary, origin, origin_log, _fork_start(client, origin))
+
+
 @click.command()
 @click.argument("game_id")
 @click.option(
@@ -44,7 +55,8 @@ def parse_seat_tokens(pairs: tuple[str, ...]) -> dict[int, str]:
 def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: bool) -> None:
     """Check GAME_ID: seed vs commitment, every draw, and a local re-play of the log whose
     final state must match the server's final views. Exits 8 on any mismatch."""
-    from clients.verifier import audit_game  # the engine is loaded only for this command
+    from clients.verifier import Check, audit_game  # the engine is loaded only here
+    from engine.contract import IllegalAction
 
     summary = client.game(game_id)
     log = client.log(game_id)
@@ -64,7 +76,14 @@ def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: 
                     f"that token is not seat {seat}'s", param_hint="--seat-token"
                 )
             views[seat] = seen["view"]
-    audit = audit_game(summary, log, views)
+    start, refused = None, None
+    try:
+        start = _fork_start(client, summary) if summary.get("status") == "over" else None
+    except IllegalAction as error:
+        refused = error
+    audit = audit_game(summary, log, views, start)
+    if refused is not None:
+        audit.checks.insert(0, Check("the origin's log re-plays", False, refused.reason))
     if as_json:
         checks = [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in audit.checks]
         click.echo(json.dumps({"game_id": game_id, "ok": audit.ok, "checks": checks}))

@@ -27,7 +27,9 @@ OPERATIONS = {
         "get_tournament",
         "get_tournament_chart",
         "list_tournament_games",
+        "list_tournaments",
     },
+    "verification": {"get_verification"},
 }
 """The generated client's functions: one module per operationId, grouped by tag."""
 
