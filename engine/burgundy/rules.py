@@ -47,6 +47,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
+from engine.search import lazy_bot
 
 VARIANTS = ("standard", "all_different", "all_same", "solo")
 
@@ -73,7 +74,11 @@ class Burgundy(Game):
     options_schema = BurgundyOptions
     state_class = BurgundyState
     rules_page = "engine/burgundy/RULES.md"
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+        "search": lazy_bot("engine.burgundy.search:BurgundySearchBot"),
+    }
 
     # --- set-up -------------------------------------------------------------------------
     def check_options(self, seats: int, options: dict[str, Any]) -> None:

@@ -11,7 +11,9 @@ from engine.simulate import make_bots, play
 
 
 def test_bots_are_registered():
-    assert GAME.bots == {"random": RandomBot, "heuristic": HeuristicBot}
+    assert GAME.bots["random"] is RandomBot
+    assert GAME.bots["heuristic"] is HeuristicBot
+    assert sorted(GAME.bots) == ["heuristic", "random", "search"]
 
 
 def test_heuristic_solo_batch_plays_only_legal_actions_and_scores_in_range():
