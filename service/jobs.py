@@ -10,6 +10,7 @@ decision timed out; ``tournament_tick`` moves a tournament along.
 from __future__ import annotations
 
 import random
+import time
 
 from engine.games import get_game
 from service.config import Settings
@@ -18,13 +19,18 @@ from service.problems import Problem
 from service.runtime import game_service
 from service.store import GameStatus
 
+JOB_SECONDS = 120.0
+"""A bot job hands its seat on to a new job after this long (search bots think for up to
+seconds a move; the queue's job timeout is 300 s)."""
+
 
 def play_bot(game_id: str, seat: int, version: int) -> str:
     """Play ``seat`` of ``game_id`` if the game is still at ``version``; returns what happened."""
     settings = Settings()
     service = game_service(settings)
     moves = 0
-    while moves < settings.bot_moves_per_job:
+    started = time.monotonic()
+    while moves < settings.bot_moves_per_job and time.monotonic() - started < JOB_SECONDS:
         record = service.store.load(game_id)
         if record is None or record.status is not GameStatus.ACTIVE:
             return f"done after {moves} moves: game not active"
@@ -37,7 +43,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         state = game.load_state(record.state)
         if seat not in game.to_act(state):
             return f"done after {moves} moves: nothing owed"
-        bot = game.bots[info.bot]()
+        bot = game.bots[info.bot](**(info.bot_options or {}))
         rng = random.Random(f"{record.commitment}:{version}:{seat}")
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:

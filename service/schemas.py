@@ -67,6 +67,17 @@ class SeatSpecSchema(Schema):
     bot = fields.String(
         validate=validate.Length(min=1, max=64), metadata={"description": "bundled bot (kind bot)"}
     )
+    budget_ms = fields.Float(
+        validate=validate.Range(min=1, max=10_000),
+        metadata={"description": "the search bot's time per decision in ms (default 1000)"},
+    )
+    iterations = fields.Integer(
+        validate=validate.Range(min=1, max=100_000),
+        metadata={
+            "description": "the search bot's simulations per decision instead of a time "
+            "budget (reproducible from the game's seed)"
+        },
+    )
     account = fields.String(
         validate=validate.Length(min=1, max=64),
         metadata={"description": "bot account invited to the seat (kind external)"},
@@ -348,6 +359,17 @@ class ParticipantSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     bot = fields.String(metadata={"description": "a bundled bot of the game"})
     account = fields.String(metadata={"description": "an external bot account id"})
+    budget_ms = fields.Float(
+        validate=validate.Range(min=1, max=10_000),
+        metadata={"description": "the search bot's time per decision in ms (default 1000)"},
+    )
+    iterations = fields.Integer(
+        validate=validate.Range(min=1, max=100_000),
+        metadata={
+            "description": "the search bot's simulations per decision instead of a time "
+            "budget (reproducible from the game's seed)"
+        },
+    )
 
 
 class CreateTournamentSchema(Schema):

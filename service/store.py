@@ -41,6 +41,8 @@ class SeatRecord:
     token_digest: str | None = None
     joined: bool = False
     account: str | None = None
+    bot_options: dict[str, Any] | None = None
+    """A bundled bot's options (the search bot's ``budget_ms`` or ``iterations``)."""
 
     def public(self, seat: int) -> dict[str, Any]:
         return {

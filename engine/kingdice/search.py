@@ -51,4 +51,3 @@ class KingdiceSearchBot(SearchBot):
 
     game_name = "kingdice"
     lookahead_class = KingdiceLookahead
-
