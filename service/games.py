@@ -206,9 +206,7 @@ class GameService:
         return records
 
     @staticmethod
-    def bot_options(
-        game: Game, n: int, bot: str, seat: Mapping[str, Any]
-    ) -> dict[str, Any] | None:
+    def bot_options(game: Game, n: int, bot: str, seat: Mapping[str, Any]) -> dict[str, Any] | None:
         """A bot seat's options (``budget_ms``, ``iterations``), if its bot takes them."""
         try:
             options = search.bot_options(seat)

@@ -407,6 +407,9 @@ class StandingSchema(Schema):
     illegal_actions = fields.Integer(required=True)
     deadlines_missed = fields.Integer(required=True)
     decision_time_mean = fields.Float(allow_none=True)
+    decision_time_p50 = fields.Float(
+        allow_none=True, metadata={"description": "median seconds from due to decided"}
+    )
     decision_time_p95 = fields.Float(allow_none=True)
 
 

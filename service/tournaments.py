@@ -351,6 +351,7 @@ class TournamentRunner:
                     "illegal_actions": illegal[n],
                     "deadlines_missed": missed[n],
                     "decision_time_mean": statistics.fmean(times[n]) if times[n] else None,
+                    "decision_time_p50": percentile(times[n], 0.5),
                     "decision_time_p95": percentile(times[n], 0.95),
                 }
             )
