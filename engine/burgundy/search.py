@@ -16,8 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.burgundy.bots import TUNE, HeuristicBot, _holding, _rounds_left, _values
-from engine.burgundy.duchy import DUCHIES
+from engine.burgundy.bots import TUNE, HeuristicBot, _holding, _rounds_left
 from engine.burgundy.state import BurgundyState
 from engine.contract import Action, View
 from engine.search import Lookahead, SearchBot
@@ -37,16 +36,7 @@ class BurgundyLookahead(Lookahead):
         bot = self.rollout_bot
         if legal[0]["type"] == "pick_castle":
             return [bot.choose(view, legal, rng)]
-        seat = view["you"]
-        duchy = DUCHIES[view["duchy"]["name"]]
-        values = _values(view, seat)
-        phase = view["phase"] - 1
-        bot._cache = {}
-        base = bot._potential(duchy, values, phase, view)
-        scored = [
-            (bot._score(duchy, view, seat, values, phase, action, base), n)
-            for n, action in enumerate(legal)
-        ]
+        scored = [(score, n) for n, score in enumerate(bot.scores(view, legal))]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return [legal[n] for _, n in scored[:CANDIDATES]]
 
@@ -61,13 +51,12 @@ class BurgundyLookahead(Lookahead):
         if state.stage == "over":
             return points
         view = self.game.view(state, seat)
-        duchy = DUCHIES[state.duchy]
         scale = min(1.0, _rounds_left(view) / TUNE["end_rounds"])
         held = sum(
             _holding(kind, bonus["available"])
             for kind, bonus in view["players"][seat]["bonuses"].items()
         )
-        potential = HeuristicBot._potential(duchy, _values(view, seat), view["phase"] - 1, view)
+        potential = HeuristicBot.potential(view, seat)
         return points + scale * held + potential
 
 
