@@ -10,6 +10,7 @@ from clients.cli.commands import (
     bot,
     games,
     list_games,
+    match,
     new,
     picture,
     play,
@@ -48,5 +49,6 @@ for command in (
     verify.verify,
     bot.bot,
     tournament.tournament,
+    match.match,
 ):
     cli.add_command(command)
