@@ -33,6 +33,9 @@ from typing import Any
 from engine.contract import Bot, Game, Result
 from engine.simulate import play
 
+PRIOR_VARIANCE = 0.25
+"""The variance of the one pseudo-pair the SPRT's variance estimate starts from."""
+
 
 def elo_to_share(elo: float) -> float:
     """The expected share of a player ``elo`` points stronger (logistic)."""
@@ -155,14 +158,17 @@ class Sprt:
         return math.log((1 - self.beta) / self.alpha)
 
     def llr(self, shares: list[float]) -> float:
-        """The log-likelihood ratio of H1 over H0 after these pair shares (0 until the
-        shares vary: with no variance there is no evidence of a spread yet)."""
+        """The log-likelihood ratio of H1 over H0 after these pair shares.
+
+        The variance carries a prior worth one pair of variance 1/4 (a pair won or lost
+        outright against the mean of 1/2), so that a few identical pairs (every deal won
+        by the same seat) do not read as a certainty.
+        """
         if len(shares) < 2:
             return 0.0
         m = statistics.fmean(shares)
-        v = statistics.pvariance(shares, m)
-        if v <= 0:
-            v = 1e-3  # every pair alike: a small floor keeps the test moving, capped below
+        n = len(shares)
+        v = (sum((x - m) ** 2 for x in shares) + PRIOR_VARIANCE) / (n + 1)
         s0, s1 = elo_to_share(self.elo0), elo_to_share(self.elo1)
         return len(shares) * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 
