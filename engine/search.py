@@ -17,8 +17,11 @@ The method (one :class:`SearchBot`, tuned per game by a :class:`Lookahead`):
    dice stream and the same policy randomness (common random numbers), so the differences
    between candidates are measured with far less noise than their values.
 3. **Sequential halving**: after 4, 8, 16, ... worlds the worse half of the candidates (by
-   mean over the same worlds) leaves the race, down to two.
-4. **Budget**: a time budget per decision (``budget_ms``, checked after each simulation;
+   mean over the same worlds) leaves the race, down to two; the favourite always stays.
+4. **The favourite is the default**: the best mean wins only when it beats the favourite
+   by more than two standard errors of their paired differences (over at least three
+   worlds), so a short budget falls back to the heuristic instead of to noise.
+5. **Budget**: a time budget per decision (``budget_ms``, checked after each simulation;
    a world left unfinished is not counted, so the comparison stays paired), or an
    iteration budget (``iterations`` simulations, checked after each world), which makes the
    bot reproducible: the world seeds come from the caller's ``rng``.
@@ -26,7 +29,9 @@ The method (one :class:`SearchBot`, tuned per game by a :class:`Lookahead`):
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,6 +48,23 @@ MAX_ITERATIONS = 100_000
 """The largest iteration budget a seat may ask for."""
 FIRST_CUT = 4
 """Worlds played before the first halving of the candidates."""
+SWITCH_Z = 2.0
+"""How many standard errors of the paired differences a challenger's mean must beat the
+favourite's by (over the same worlds) before the search overrides the favourite."""
+MIN_WORLDS = 3
+"""Worlds needed before the search may override the favourite at all."""
+
+
+def clearly_better(challenger: list[float], favourite: list[float]) -> bool:
+    """Whether ``challenger`` beats ``favourite`` on the same worlds by more than
+    :data:`SWITCH_Z` standard errors of the paired differences (a constant positive
+    difference, as deterministic lookahead gives, always counts)."""
+    n = len(favourite)
+    if n < MIN_WORLDS:
+        return False
+    diffs = [c - f for c, f in zip(challenger, favourite, strict=True)]
+    mean = statistics.fmean(diffs)
+    return mean > 0 and mean > SWITCH_Z * statistics.stdev(diffs) / math.sqrt(n)
 
 
 class FastDice(Dice):
@@ -186,7 +208,7 @@ class SearchBot(Bot):
         deadline = (
             time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
         )
-        totals = [0.0] * len(candidates)
+        history: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         worlds = simulations = 0
         cut = FIRST_CUT
@@ -200,20 +222,25 @@ class SearchBot(Bot):
                     break
             if len(values) == len(alive):
                 for i, v in values.items():
-                    totals[i] += v
+                    history[i].append(v)
                 worlds += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if self.iterations is not None and simulations >= self.iterations:
                 break
             if worlds >= cut and len(alive) > 2:
-                alive.sort(key=lambda i: (-totals[i], i))
-                alive = sorted(alive[: max(2, len(alive) // 2)])
+                ranked = sorted(alive, key=lambda i: (-sum(history[i]), i))
+                keep = ranked[: max(2, len(alive) // 2)]
+                if 0 not in keep:
+                    keep[-1] = 0  # the favourite stays to the end: it is the fallback
+                alive = sorted(keep)
                 cut *= 2
         if worlds == 0:
             return Decision(candidates[0], 0, simulations, [])
-        best = max(alive, key=lambda i: (totals[i], -i))
-        means = [(candidates[i], totals[i] / worlds) for i in alive]
+        best = max(alive, key=lambda i: (sum(history[i]), -i))
+        if best != 0 and not clearly_better(history[best], history[0]):
+            best = 0
+        means = [(candidates[i], statistics.fmean(history[i])) for i in alive]
         return Decision(candidates[best], worlds, simulations, means)
 
     def simulate(self, view: View, seat: int, action: Action, world_seed: str) -> float:
