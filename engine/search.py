@@ -55,7 +55,7 @@ MIN_WORLDS = 3
 """Worlds needed before the search may override the favourite at all."""
 
 
-def clearly_better(challenger: list[float], favourite: list[float]) -> bool:
+def clearly_better(challenger: list[float], favourite: list[float], z: float = SWITCH_Z) -> bool:
     """Whether ``challenger`` beats ``favourite`` on the same worlds by more than
     :data:`SWITCH_Z` standard errors of the paired differences (a constant positive
     difference, as deterministic lookahead gives, always counts)."""
@@ -64,7 +64,7 @@ def clearly_better(challenger: list[float], favourite: list[float]) -> bool:
         return False
     diffs = [c - f for c, f in zip(challenger, favourite, strict=True)]
     mean = statistics.fmean(diffs)
-    return mean > 0 and mean > SWITCH_Z * statistics.stdev(diffs) / math.sqrt(n)
+    return mean > 0 and mean > z * statistics.stdev(diffs) / math.sqrt(n)
 
 
 class FastDice(Dice):
@@ -115,6 +115,8 @@ class Lookahead:
 
     width: int = 8
     """Most candidates the default :meth:`candidates` keeps."""
+    switch_z: float = SWITCH_Z
+    """See :func:`clearly_better` (0: the best mean wins)."""
 
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         """The actions worth simulating, the favourite first (default: the rollout bot's
@@ -238,7 +240,7 @@ class SearchBot(Bot):
         if worlds == 0:
             return Decision(candidates[0], 0, simulations, [])
         best = max(alive, key=lambda i: (sum(history[i]), -i))
-        if best != 0 and not clearly_better(history[best], history[0]):
+        if best != 0 and not clearly_better(history[best], history[0], look.switch_z):
             best = 0
         means = [(candidates[i], statistics.fmean(history[i])) for i in alive]
         return Decision(candidates[best], worlds, simulations, means)

@@ -31,6 +31,11 @@ WIN_BONUS = 5.0
 class CarcassonneLookahead(Lookahead):
     """Rollouts to the end of the searching seat's turn (see the module docstring)."""
 
+    switch_z = 0.0
+    """The best mean wins: the turn's lookahead is exact up to the re-rolls (measured on
+    six seeds: 6.5 turns with the best mean, 7.2 keeping the heuristic's choice unless it is
+    beaten by two standard errors)."""
+
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         places = [a for a in legal if a["type"] == "place"]
         others = [a for a in legal if a["type"] != "place"]
