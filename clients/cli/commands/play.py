@@ -25,14 +25,19 @@ from clients.cli.render import (
     seat_names,
     seats_to_act,
 )
+from clients.cli.simultaneous import DecisionWatcher, decided_line, deciding_line
 from clients.sdk import Client, Conflict, IllegalActionError, StaleVersion
+
+
+def choice_prompt(count: int) -> str:
+    return f"Choose 1-{count} (q quits)"
 
 
 def read_choice(count: int) -> int:
     """Ask for a 1-based menu number until a valid one is given; ``q`` quits. Returns the
     0-based index."""
     while True:
-        answer = click.prompt(f"Choose 1-{count} (q quits)", type=str).strip().lower()
+        answer = click.prompt(choice_prompt(count), type=str).strip().lower()
         if answer in ("q", "quit"):
             raise click.exceptions.Exit(0)
         if answer.isdigit() and 1 <= int(answer) <= count:
@@ -45,10 +50,13 @@ def describe_events(events: list[dict[str, Any]], names: list[str], me: int) -> 
     for event in events:
         if event.get("type") != "action" or event.get("seat") == me:
             continue
+        decided = decided_line(event, me, names)
+        if decided:
+            console.print(f"[dim]v{event.get('version')} {decided}[/]")
+            continue
         seat = event.get("seat")
         who = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
-        what = "a sealed choice" if event.get("action") is None else compact(event["action"])
-        console.print(f"[dim]v{event.get('version')} {who}: {what}[/]")
+        console.print(f"[dim]v{event.get('version')} {who}: {compact(event['action'])}[/]")
 
 
 def create_and_join(
@@ -181,15 +189,36 @@ def play(
             if auto:
                 index = 0
             else:
+                polled = me.events(game_id, after=cursor, wait=0)
+                earlier = polled.get("events") or []
+                describe_events(earlier, names, my_seat)
+                cursor = polled.get("cursor", cursor)
+                decided = {e.get("seat") for e in earlier if decided_line(e, my_seat, names)}
+                still = {k: v for k, v in (current.get("to_act") or {}).items()}
+                still = {k: v for k, v in still.items() if int(k) not in decided}
+                also = deciding_line(still, my_seat, names)
+                if also:
+                    console.print(f"[dim]{also}[/]")
                 console.print(action_menu(actions))
-                index = read_choice(len(actions))
+                watcher = (
+                    DecisionWatcher(me, game_id, cursor, my_seat, names).start(
+                        choice_prompt(len(actions)) + ": "
+                    )
+                    if also
+                    else None
+                )
+                try:
+                    index = read_choice(len(actions))
+                finally:
+                    if watcher is not None:
+                        cursor = watcher.stop()
             chosen = actions[index]
             if not quiet:
                 console.print(f"[green]you:[/] {action_text(chosen)}")
             try:
                 me.act(game_id, chosen["action"], if_match=legal["version"])
-            except StaleVersion:
-                console.print("[yellow]the game moved on meanwhile; here it is again[/]")
+            except StaleVersion as stale:
+                console.print(f"[yellow]your answer was not taken: {stale.detail}[/]")
             except Conflict as conflict:  # e.g. a deadline fallback ended the game first
                 console.print(f"[yellow]{conflict.detail}[/]")
             except IllegalActionError as refused:
