@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import dice as dice_mod
+from engine import search
 from engine.contract import Game, IllegalAction, InvalidOptions, MalformedAction, Prompt, RandomBot
 from engine.games import UnknownGame, get_game
 from service import tokens
@@ -227,7 +228,9 @@ class GameService:
                     raise Problem(
                         422, "unknown_bot", f"seat {n}: {game.title} has no bot {bot!r} ({known})"
                     )
-                records.append(SeatRecord("bot", seat.get("name") or f"{bot}-{n}", bot, None, True))
+                options = self.bot_options(game, n, bot, seat)
+                name = seat.get("name") or f"{bot}-{n}"
+                records.append(SeatRecord("bot", name, bot, None, True, bot_options=options))
             elif kind == "external":
                 account = self.accounts.get(seat.get("account") or "")
                 if account is None:
@@ -239,6 +242,18 @@ class GameService:
             else:
                 records.append(SeatRecord("human", seat.get("name") or f"seat-{n}"))
         return records
+
+    @staticmethod
+    def bot_options(game: Game, n: int, bot: str, seat: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A bot seat's options (``budget_ms``, ``iterations``), if its bot takes them."""
+        try:
+            options = search.bot_options(seat)
+            if options:
+                game.bots[bot](**options)
+        except (TypeError, ValueError) as exc:
+            reason = str(exc) if isinstance(exc, ValueError) else "it takes no options"
+            raise Problem(422, "invalid_bot_options", f"seat {n}: bot {bot!r}: {reason}") from None
+        return options or None
 
     def create(
         self,

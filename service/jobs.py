@@ -12,6 +12,7 @@ for jobs enqueued before it did); ``tournament_tick`` moves a tournament along.
 from __future__ import annotations
 
 import random
+import time
 
 from engine.games import get_game
 from service.config import Settings
@@ -19,6 +20,10 @@ from service.games import SERVICE_ANSWER_TTL
 from service.problems import Problem
 from service.runtime import game_service
 from service.store import GameStatus
+
+JOB_SECONDS = 120.0
+"""A bot job hands its seat on to a new job after this long (search bots think for up to
+seconds a move; the queue's job timeout is 300 s)."""
 
 
 def play_bot(game_id: str, seat: int, version: int) -> str:
@@ -28,7 +33,8 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
     settings = Settings()
     service = game_service(settings)
     moves = 0
-    while moves < settings.bot_moves_per_job:
+    started = time.monotonic()
+    while moves < settings.bot_moves_per_job and time.monotonic() - started < JOB_SECONDS:
         record = service.store.load(game_id)
         if record is None or record.status is not GameStatus.ACTIVE:
             return f"done after {moves} moves: game not active"
@@ -42,7 +48,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         decision = record.decision(seat)
         if decision > version:
             return f"done after {moves} moves: stale (decision {decision}, job for {version})"
-        bot = game.bots[info.bot]()
+        bot = game.bots[info.bot](**(info.bot_options or {}))
         rng = random.Random(f"{record.commitment}:{decision}:{seat}")
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:

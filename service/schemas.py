@@ -120,6 +120,17 @@ class SeatSpecSchema(Schema):
         validate=validate.Length(min=1, max=64),
         metadata={"description": "bundled bot (kind bot), one of the game's", "enum": _bot_names()},
     )
+    budget_ms = fields.Float(
+        validate=validate.Range(min=1, max=10_000),
+        metadata={"description": "the search bot's time per decision in ms (default 1000)"},
+    )
+    iterations = fields.Integer(
+        validate=validate.Range(min=1, max=100_000),
+        metadata={
+            "description": "the search bot's simulations per decision instead of a time "
+            "budget (reproducible from the game's seed)"
+        },
+    )
     account = fields.String(
         validate=validate.Length(min=1, max=64),
         metadata={"description": "bot account invited to the seat (kind external)"},
@@ -693,6 +704,17 @@ class ParticipantSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
     account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
+    budget_ms = fields.Float(
+        validate=validate.Range(min=1, max=10_000),
+        metadata={"description": "the search bot's time per decision in ms (default 1000)"},
+    )
+    iterations = fields.Integer(
+        validate=validate.Range(min=1, max=100_000),
+        metadata={
+            "description": "the search bot's simulations per decision instead of a time "
+            "budget (reproducible from the game's seed)"
+        },
+    )
 
 
 class CreateTournamentSchema(Schema):
@@ -730,6 +752,9 @@ class StandingSchema(Schema):
     illegal_actions = fields.Integer(required=True)
     deadlines_missed = fields.Integer(required=True)
     decision_time_mean = fields.Float(allow_none=True)
+    decision_time_p50 = fields.Float(
+        allow_none=True, metadata={"description": "median seconds from due to decided"}
+    )
     decision_time_p95 = fields.Float(allow_none=True)
 
 

@@ -48,6 +48,8 @@ class SeatRecord:
     account: str | None = None
     invite_digest: str | None = None
     """A private game's human seat: the digest of the invite token that may take it."""
+    bot_options: dict[str, Any] | None = None
+    """A bundled bot's options (the search bot's ``budget_ms`` or ``iterations``)."""
 
     def public(self, seat: int) -> dict[str, Any]:
         return {

@@ -57,11 +57,17 @@ class Participant:
     name: str
     bot: str | None = None
     account: str | None = None
+    budget_ms: float | None = None
+    iterations: int | None = None
 
     def seat_spec(self) -> dict[str, Any]:
         if self.account:
             return {"kind": "external", "account": self.account, "name": self.name}
-        return {"kind": "bot", "bot": self.bot, "name": self.name}
+        spec: dict[str, Any] = {"kind": "bot", "bot": self.bot, "name": self.name}
+        for key in ("budget_ms", "iterations"):
+            if getattr(self, key) is not None:
+                spec[key] = getattr(self, key)
+        return spec
 
 
 @dataclass
@@ -178,6 +184,8 @@ class TournamentRunner:
                 )
             if p.bot and p.bot not in game.bots:
                 raise Problem(422, "unknown_bot", f"{game.title} has no bot {p.bot!r}")
+            if p.bot:
+                GameService.bot_options(game, n, p.bot, p.seat_spec())
             if p.account and self.service.accounts.get(p.account) is None:
                 raise Problem(422, "unknown_account", f"no bot account {p.account!r}")
         seats = spec.get("seats_per_game") or min(len(participants), game.max_seats)
@@ -373,6 +381,7 @@ class TournamentRunner:
                     "illegal_actions": illegal[n],
                     "deadlines_missed": missed[n],
                     "decision_time_mean": statistics.fmean(times[n]) if times[n] else None,
+                    "decision_time_p50": percentile(times[n], 0.5),
                     "decision_time_p95": percentile(times[n], 0.95),
                 }
             )

@@ -11,6 +11,7 @@ from clients.cli.commands import (
     fork,
     games,
     list_games,
+    match,
     new,
     picture,
     play,
@@ -50,5 +51,6 @@ for command in (
     verify.verify,
     bot.bot,
     tournament.tournament,
+    match.match,
 ):
     cli.add_command(command)

@@ -9,6 +9,7 @@ open to the next roll.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.burgundy.duchy import (
@@ -77,6 +78,7 @@ def _mark_chance(duchy: Duchy, values: list[int], front: list[int]) -> float:
     return total / 36
 
 
+@functools.lru_cache(maxsize=256)
 def _holding(kind: str, count: int) -> float:
     """What holding ``count`` bonuses of a kind is worth: each one more is worth less."""
     return sum(BONUS_VALUE[kind] * HOLD_DECAY**i for i in range(max(0, count)))
@@ -91,8 +93,136 @@ def _rounds_left(view: View) -> float:
     return left_here + (2 - phase) * size / per_round
 
 
+_COLOUR_HEXES: dict[str, dict[str, tuple[int, ...]]] = {}
+
+
+def _colour_hexes(duchy: Duchy) -> dict[str, tuple[int, ...]]:
+    """The hexes of each colour on ``duchy`` (cached by duchy name)."""
+    found = _COLOUR_HEXES.get(duchy.name)
+    if found is None:
+        found = _COLOUR_HEXES[duchy.name] = {c: tuple(duchy.hexes_of(c)) for c in COLOURS}
+    return found
+
+
+class _Context:
+    """One decision's fixed inputs (the view's numbers) and the base sheet's potential, kept
+    term by term so that a plan recomputes only the areas, frontier and colours it touches.
+
+    Every term is computed with the same expression, and summed in the same order, as a
+    whole recomputation would: the potential of a plan is the same float either way.
+    """
+
+    def __init__(self, duchy: Duchy, view: View, seat: int, values: list[int]) -> None:
+        self.duchy = duchy
+        self.view = view
+        self.seat = seat
+        self.values = values
+        self.phase = phase = view["phase"] - 1
+        size = view["time"]["size"]
+        filled = view["time"]["columns"][phase]
+        self.left_in_phase = max(0.0, (size - filled) / (1.5 if size == 10 else 1.0))
+        self.rounds_left = _rounds_left(view)
+        self.scale = min(1.0, self.rounds_left / TUNE["end_rounds"])
+        me = view["players"][seat]
+        self.held = {k: v["available"] for k, v in me["bonuses"].items()}
+        self.silver_room = (
+            view["duchy"]["bonus_limits"]["silver"] - me["bonuses"]["silver"]["circled"]
+        )
+        self.hexes = _colour_hexes(duchy)
+        self.firsts = [view["duchy"]["colour_bonus"][colour][0] for colour in COLOURS]
+        self.terms = [self.area_term(n, values) for n in range(len(duchy.areas))]
+        self.front = set(frontier(values))
+        self.done = {c: sum(1 for h in self.hexes[c] if values[h] != UNMARKED) for c in COLOURS}
+        self.colour_terms = [self.colour_term(i, self.done[c]) for i, c in enumerate(COLOURS)]
+        self.holding: dict[tuple[str, int], float] = {}
+        self.scores: dict[tuple[Any, ...], float] = {}
+        self.base = self.potential(values, ())
+
+    def colour_term(self, i: int, done: int) -> float:
+        """Colour ``COLOURS[i]``'s share of the potential with ``done`` of its hexes marked."""
+        return self.firsts[i] * (done / len(self.hexes[COLOURS[i]])) ** 3 * TUNE["colour"]
+
+    def holding_change(self, kind: str, delta: int) -> float:
+        """What ``delta`` more bonuses of ``kind`` change the worth of those held."""
+        key = (kind, delta)
+        found = self.holding.get(key)
+        if found is None:
+            held = self.held[kind]
+            found = self.holding[key] = _holding(kind, held + delta) - _holding(kind, held)
+        return found
+
+    def area_term(self, n: int, values: list[int]) -> float:
+        """Area ``n``'s share of the potential (0.0 once complete)."""
+        duchy = self.duchy
+        area = duchy.areas[n]
+        marked = [h for h in area if values[h] != UNMARKED]
+        if len(marked) == len(area):
+            return 0.0
+        phase = self.phase
+        colour = duchy.area_colours[n]
+        missing = len(area) - len(marked)
+        soon = phase if missing <= self.left_in_phase * TUNE["soon"] else min(phase + 1, 2)
+        if colour == "green":
+            worth = 1 + BONUS_VALUE[duchy.castle_square[area[0]] or "monk"]
+        else:
+            worth = AREA_POINTS[len(area)][soon] * (2 if colour == "yellow" else 1)
+            kind = AREA_BONUS.get(colour)
+            if kind is not None:
+                worth += BONUS_VALUE[kind]
+        progress = len(marked) / len(area)
+        ease = EASE[colour]
+        if colour == "yellow" and marked:
+            ease = 0.35
+        if colour == "orange" and marked:
+            used = {values[h] for h in marked}
+            ease = 0.9 * (6 - len(used)) / 6
+        feasible = min(1.0, self.rounds_left / (missing * TUNE["per_hex"]))
+        return (
+            feasible
+            * worth
+            * progress ** TUNE["progress_pow"]
+            * (TUNE["progress_base"] + TUNE["progress_ease"] * ease)
+        )
+
+    def potential(self, values: list[int], changed: tuple[int, ...]) -> float:
+        """The potential of ``values``: the base sheet with the hexes ``changed`` marked."""
+        duchy = self.duchy
+        terms = self.terms
+        if changed:
+            terms = list(terms)
+            for n in {duchy.area_of[h] for h in changed}:
+                terms[n] = self.area_term(n, values)
+        total = 0.0
+        for term in terms:
+            total += term
+        front = self.front
+        if changed:
+            front = front - set(changed)
+            for h in changed:
+                front.update(n for n in NEIGHBOURS[h] if values[n] == UNMARKED)
+        open_colours = {duchy.colours[h] for h in front}
+        total += TUNE["front"] * len(front) + TUNE["open_colours"] * len(open_colours)
+        if TUNE["mark_chance"]:
+            chance = _mark_chance(duchy, values, sorted(front))
+            total += TUNE["mark_chance"] * chance * min(1.0, self.rounds_left)
+        colour_terms = self.colour_terms
+        if changed:
+            colour_terms = list(colour_terms)
+            for colour in {duchy.colours[h] for h in changed}:
+                i = COLOURS.index(colour)
+                done = self.done[colour] + sum(1 for h in changed if duchy.colours[h] == colour)
+                colour_terms[i] = self.colour_term(i, done)
+        for term in colour_terms:
+            total += term
+        return total
+
+
 class HeuristicBot(Bot):
-    """Greedy over one round with a potential for unfinished work (see module docstring)."""
+    """Greedy over one round with a potential for unfinished work (see module docstring).
+
+    Each decision builds one :class:`_Context`; a candidate's potential is recomputed only
+    where its marks change the sheet (areas, frontier, colours), and cached by those marks.
+    """
 
     name = "heuristic"
 
@@ -102,19 +232,20 @@ class HeuristicBot(Bot):
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         if legal[0]["type"] == "pick_castle":
             return self._pick_castle(view, legal)
-        seat = view["you"]
-        duchy = DUCHIES[view["duchy"]["name"]]
-        values = _values(view, seat)
-        phase = view["phase"] - 1
-        self._cache = {}
-        base = self._potential(duchy, values, phase, view)
         best, best_score = legal[0], float("-inf")
-        for action in legal:
-            score = self._score(duchy, view, seat, values, phase, action, base)
+        for action, score in zip(legal, self.scores(view, legal), strict=True):
             score += rng.random() * 1e-6
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    def scores(self, view: View, legal: list[Action]) -> list[float]:
+        """Each round decision's worth: points now, bonuses held and the potential's change."""
+        seat = view["you"]
+        duchy = DUCHIES[view["duchy"]["name"]]
+        context = _Context(duchy, view, seat, _values(view, seat))
+        self._cache = {}
+        return [self._score(context, action) for action in legal]
 
     @staticmethod
     def _pick_castle(view: View, legal: list[Action]) -> Action:
@@ -132,28 +263,39 @@ class HeuristicBot(Bot):
 
         return min(legal, key=key)
 
-    def _score(
-        self,
-        duchy: Duchy,
-        view: View,
-        seat: int,
-        values: list[int],
-        phase: int,
-        action: Action,
-        base: float,
-    ) -> float:
-        plan = _Plan(values)
+    def _score(self, context: _Context, action: Action) -> float:
+        """The worth of ``action``; decisions that differ only in which die they name (same
+        marks, values, bonus and sale) are worth the same and computed once."""
+        key: tuple[Any, ...] = (action["sell"],)
+        if action["type"] == "mark":
+            pips = context.view["roll"]["pips"]
+            bonus = action["bonus"]
+            hx = action["hex"]
+            if bonus is None:
+                key = (key, hx[0], hx[1], pips[action["pip"]])
+            elif bonus["kind"] == "silver":
+                hy = bonus["hex"]
+                pair = (hy[0], hy[1], pips[bonus["pip"]])
+                key = (key, hx[0], hx[1], pips[action["pip"]], "silver", pair)
+            else:
+                value = bonus["value"] if bonus["kind"] == "worker" else pips[action["pip"]]
+                key = (key, hx[0], hx[1], value, bonus["kind"])
+        found = context.scores.get(key)
+        if found is None:
+            found = context.scores[key] = self._replay(context, action)
+        return found
+
+    def _replay(self, context: _Context, action: Action) -> float:
+        view = context.view
+        plan = _Plan(context.values)
         roll = view["roll"]
-        held = {k: v["available"] for k, v in view["players"][seat]["bonuses"].items()}
+        held = context.held
+        changed: list[int] = []
         if action["sell"]:
             sold = held["commodity"]
             plan.points += 2 * sold
             plan.bonus_delta["commodity"] -= sold
-            room = (
-                view["duchy"]["bonus_limits"]["silver"]
-                - view["players"][seat]["bonuses"]["silver"]["circled"]
-            )
-            plan.bonus_delta["silver"] += min(sold, room)
+            plan.bonus_delta["silver"] += min(sold, context.silver_room)
         if action["type"] == "take_worker":
             plan.bonus_delta["worker"] += 1
         else:
@@ -163,24 +305,25 @@ class HeuristicBot(Bot):
                 plan.bonus_delta[bonus["kind"]] -= 1
                 if bonus["kind"] == "worker":
                     value = bonus["value"]
-            self._write(duchy, plan, INDEX[tuple(action["hex"])], value, phase, view, seat)
+            h = INDEX[tuple(action["hex"])]
+            self._write(context, plan, h, value)
+            changed.append(h)
             if bonus.get("kind") == "silver":
-                v2 = roll["pips"][bonus["pip"]]
-                self._write(duchy, plan, INDEX[tuple(bonus["hex"])], v2, phase, view, seat)
-        scale = min(1.0, _rounds_left(view) / TUNE["end_rounds"])
-        bonus_value = scale * sum(
-            _holding(k, held[k] + d) - _holding(k, held[k]) for k, d in plan.bonus_delta.items()
+                h2 = INDEX[tuple(bonus["hex"])]
+                self._write(context, plan, h2, roll["pips"][bonus["pip"]])
+                changed.append(h2)
+        bonus_value = context.scale * sum(
+            context.holding_change(k, d) for k, d in plan.bonus_delta.items() if d
         )
-        key = tuple(plan.values)
+        key = tuple(x for h in changed for x in (h, plan.values[h]))
         after = self._cache.get(key)
         if after is None:
-            after = self._cache[key] = self._potential(duchy, plan.values, phase, view)
-        return plan.points + bonus_value + after - base
+            after = self._cache[key] = context.potential(plan.values, tuple(changed))
+        return plan.points + bonus_value + after - context.base
 
     @staticmethod
-    def _write(
-        duchy: Duchy, plan: _Plan, h: int, value: int, phase: int, view: View, seat: int
-    ) -> None:
+    def _write(context: _Context, plan: _Plan, h: int, value: int) -> None:
+        duchy, view, phase = context.duchy, context.view, context.phase
         plan.values[h] = value
         area = duchy.areas[duchy.area_of[h]]
         colour = duchy.colours[h]
@@ -194,8 +337,7 @@ class HeuristicBot(Bot):
                 kind = AREA_BONUS.get(colour)
                 if kind is not None:
                     plan.bonus_delta[kind] += 1
-        hexes = [i for i, c in enumerate(duchy.colours) if c == colour]
-        if all(plan.values[o] != UNMARKED for o in hexes):
+        if all(plan.values[o] != UNMARKED for o in context.hexes[colour]):
             first, second = view["duchy"]["colour_bonus"][colour]
             claims = view["colour_claims"][colour]
             if view["variant"] == "solo":
@@ -206,52 +348,10 @@ class HeuristicBot(Bot):
                 plan.points += second
 
     @staticmethod
-    def _potential(duchy: Duchy, values: list[int], phase: int, view: View) -> float:
-        size = view["time"]["size"]
-        filled = view["time"]["columns"][phase]
-        left_in_phase = max(0.0, (size - filled) / (1.5 if size == 10 else 1.0))
-        rounds_left = _rounds_left(view)
-        total = 0.0
-        for n, area in enumerate(duchy.areas):
-            marked = [h for h in area if values[h] != UNMARKED]
-            if len(marked) == len(area):
-                continue
-            colour = duchy.area_colours[n]
-            missing = len(area) - len(marked)
-            soon = phase if missing <= left_in_phase * TUNE["soon"] else min(phase + 1, 2)
-            if colour == "green":
-                worth = 1 + BONUS_VALUE[duchy.castle_square[area[0]] or "monk"]
-            else:
-                worth = AREA_POINTS[len(area)][soon] * (2 if colour == "yellow" else 1)
-                kind = AREA_BONUS.get(colour)
-                if kind is not None:
-                    worth += BONUS_VALUE[kind]
-            progress = len(marked) / len(area)
-            ease = EASE[colour]
-            if colour == "yellow" and marked:
-                ease = 0.35
-            if colour == "orange" and marked:
-                used = {values[h] for h in marked}
-                ease = 0.9 * (6 - len(used)) / 6
-            feasible = min(1.0, rounds_left / (missing * TUNE["per_hex"]))
-            total += (
-                feasible
-                * worth
-                * progress ** TUNE["progress_pow"]
-                * (TUNE["progress_base"] + TUNE["progress_ease"] * ease)
-            )
-        front = frontier(values)
-        open_colours = {duchy.colours[h] for h in front}
-        total += TUNE["front"] * len(front) + TUNE["open_colours"] * len(open_colours)
-        if TUNE["mark_chance"]:
-            chance = _mark_chance(duchy, values, front)
-            total += TUNE["mark_chance"] * chance * min(1.0, rounds_left)
-        for colour in COLOURS:
-            hexes = duchy.hexes_of(colour)
-            done = sum(1 for h in hexes if values[h] != UNMARKED)
-            first = view["duchy"]["colour_bonus"][colour][0]
-            total += first * (done / len(hexes)) ** 3 * TUNE["colour"]
-        return total
+    def potential(view: View, seat: int) -> float:
+        """The potential of ``seat``'s sheet in ``view`` (the search's leaf value uses it)."""
+        duchy = DUCHIES[view["duchy"]["name"]]
+        return _Context(duchy, view, seat, _values(view, seat)).base
 
 
 __all__ = ["HeuristicBot", "RandomBot"]

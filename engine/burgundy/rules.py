@@ -48,6 +48,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
+from engine.search import lazy_bot
 
 VARIANTS = ("standard", "all_different", "all_same", "solo")
 
@@ -78,7 +79,11 @@ class Burgundy(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/burgundy/RULES.md"
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+        "search": lazy_bot("engine.burgundy.search:BurgundySearchBot"),
+    }
 
     # --- set-up -------------------------------------------------------------------------
     def check_options(self, seats: int, options: dict[str, Any]) -> None:

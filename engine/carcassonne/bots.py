@@ -15,6 +15,7 @@ from typing import Any
 from engine.carcassonne import city as geometry
 from engine.carcassonne.faces import CITY_FACES, KNIGHT, ROTATIONS, face_mask, mask_of
 from engine.contract import Action, Bot, RandomBot, View
+from engine.search import lazy_bot
 
 CLOSING = 0.33
 """Rough chance that a rolled die can close an open city edge (a cap always can, a corner
@@ -188,5 +189,9 @@ class HeuristicBot(Bot):
         return None
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": lazy_bot("engine.carcassonne.search:CarcassonneSearchBot"),
+}
 """The bots a Carcassonne seat may be given, by name."""

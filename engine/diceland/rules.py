@@ -24,6 +24,7 @@ from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
 from engine.diceland.bots import HeuristicBot, RandomBot
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
 from engine.diceland.state import Choice, DicelandState, Phase
+from engine.search import lazy_bot
 
 PHASE1_DICE = 6
 TREASURE_DICE = 5
@@ -55,7 +56,11 @@ class Diceland(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/diceland/RULES.md"
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+        "search": lazy_bot("engine.diceland.search:DicelandSearchBot"),
+    }
 
     def check_options(self, seats: int, options: dict[str, Any]) -> None:
         maps = options.get("maps")

@@ -33,6 +33,7 @@ from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKER
 from engine.kingdice.observe import make_view, sample_state
 from engine.kingdice.state import KingState, Player
 from engine.kingdice.texts import describe_action
+from engine.search import lazy_bot
 
 
 class KingOptions(Schema):
@@ -53,7 +54,11 @@ class KingOfTheDice(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/kingdice/RULES.md"
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+        "search": lazy_bot("engine.kingdice.search:KingdiceSearchBot"),
+    }
 
     # --- set-up -------------------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> KingState:

@@ -193,3 +193,24 @@ def test_bot_run_counts_only_games_that_end_during_the_run(live_server: str) -> 
     assert again.exit_code == 0, again.output
     assert f"game {second_game} over" in again.output
     assert Client(live_server).game(second_game)["status"] == "over"
+
+
+def test_bot_run_plays_a_search_bot_as_an_external_bot(
+    live_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "quick_search.py").write_text(
+        "from engine.kingdice.search import KingdiceSearchBot\n\n\n"
+        "class QuickSearch(KingdiceSearchBot):\n"
+        "    def __init__(self):\n"
+        "        super().__init__(iterations=3)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    account, token = register(live_server, "searchbot")
+    seats = [{"kind": "external", "account": account}, {"kind": "bot", "bot": "heuristic"}]
+    game_id = Client(live_server).create_game("kingdice", seats)["id"]
+    result = run_bot(live_server, token, "quick_search:QuickSearch", quiet=True)
+    assert result.exit_code == 0, result.output
+    summary = Client(live_server).game(game_id)
+    assert summary["status"] == "over"
+    log = Client(live_server).log(game_id)
+    assert not any(e.get("fallback") for e in log["entries"] if e["seat"] == 0)

@@ -1,5 +1,6 @@
 """Clients speak HTTP only: no module under clients/ imports service, and only the verifier
-(behind ``dicehall verify``) imports the engine (DESIGN.md, Layers)."""
+(behind ``dicehall verify``) and ``dicehall match`` (bundled bots played in-process) import
+the engine (DESIGN.md, Layers)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import ast
 from pathlib import Path
 
 CLIENTS = Path(__file__).resolve().parents[2] / "clients"
-MAY_IMPORT_ENGINE = {"verifier.py"}
+MAY_IMPORT_ENGINE = {"verifier.py", "cli/commands/match.py"}
 
 
 def imported_roots(path: Path) -> set[str]:

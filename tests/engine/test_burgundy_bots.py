@@ -11,7 +11,9 @@ from engine.simulate import make_bots, play
 
 
 def test_bots_are_registered():
-    assert GAME.bots == {"random": RandomBot, "heuristic": HeuristicBot}
+    assert GAME.bots["random"] is RandomBot
+    assert GAME.bots["heuristic"] is HeuristicBot
+    assert sorted(GAME.bots) == ["heuristic", "random", "search"]
 
 
 def test_heuristic_solo_batch_plays_only_legal_actions_and_scores_in_range():
@@ -66,3 +68,26 @@ def test_heuristic_needs_only_the_json_view_and_legal_list():
             action = bot.choose(view, legal, rng)
             assert action in legal
             GAME.apply(state, seat, action, dice)
+
+
+def test_fast_heuristic_makes_the_same_decisions_as_the_whole_sheet_recomputation():
+    import random
+
+    from engine.dice import Dice
+    from tests.engine.burgundy_reference import ReferenceHeuristic
+
+    fast, reference = HeuristicBot(), ReferenceHeuristic()
+    compared = 0
+    lineups = [(1, {"variant": "solo"})] * 3 + [(3, {"duchy": d}) for d in "ABCD"]
+    for n, (seats, options) in enumerate(lineups):
+        dice = Dice(f"burgundy-same-{n}")
+        state = GAME.setup(seats, GAME.validate_options(seats, options), dice)
+        while GAME.result(state) is None:
+            seat = min(GAME.to_act(state))
+            view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+            picked = fast.choose(view, legal, random.Random(compared))
+            if legal[0]["type"] != "pick_castle":
+                assert reference.choose(view, legal, random.Random(compared)) == picked
+                compared += 1
+            GAME.apply(state, seat, picked, dice)
+    assert compared > 200

@@ -92,6 +92,40 @@ def test_same_tournament_seed_gives_the_same_games(live_server, worker, redis_cl
     assert games_a[0]["commitment"] == games_a[1]["commitment"], "mirrored tables share dice"
 
 
+def test_standings_rank_by_ordinal_and_report_decision_latency(live_server, worker, redis_client):
+    spec = {
+        "game": "carcassonne",
+        "participants": [
+            {"name": "search", "bot": "search", "iterations": 3},
+            {"name": "random", "bot": "random"},
+        ],
+        "format": "mirrored",
+        "seats_per_game": 2,
+        "games": 2,
+        "seed": "latency",
+    }
+    t = wait_finished(live_server, start(live_server, **spec)["id"], 300)
+    rows = t["standings"]
+    assert [row["rank"] for row in rows] == [1, 2]
+    assert rows[0]["ordinal"] >= rows[1]["ordinal"]
+    for row in rows:
+        assert abs(row["ordinal"] - (row["mu"] - 3 * row["sigma"])) < 1e-9
+        assert 0 <= row["decision_time_p50"] <= row["decision_time_p95"]
+
+
+def test_a_tournament_refuses_a_budget_for_a_bot_without_one(live_server):
+    spec = {
+        "game": "carcassonne",
+        "participants": [
+            {"name": "h", "bot": "heuristic", "budget_ms": 100},
+            {"name": "r", "bot": "random"},
+        ],
+        "games": 2,
+    }
+    reply = requests.post(f"{live_server}/v1/tournaments", json=spec, timeout=10)
+    assert reply.status_code == 422 and reply.json()["code"] == "invalid_bot_options"
+
+
 def test_an_external_bot_that_never_answers_loses_only_its_decisions_to_fallbacks(
     live_server, worker, redis_client
 ):

@@ -42,11 +42,13 @@ def standings_table(tournament: Mapping[str, Any]) -> Table:
         "name",
         "rating (mu)",
         "95% interval",
+        "ordinal",
         "games",
         "wins",
         "avg score",
         "illegal",
         "missed",
+        "decide p50/p95 (s)",
     ):
         table.add_column(column, justify="left" if column == "name" else "right")
     for row in tournament.get("standings") or []:
@@ -57,13 +59,23 @@ def standings_table(tournament: Mapping[str, Any]) -> Table:
             str(row.get("name")),
             f"{row.get('mu', 0):.1f}",
             f"{low:.1f}-{high:.1f}",
+            f"{row.get('ordinal', 0):.1f}",
             str(row.get("games")),
             str(row.get("wins")),
             "-" if average is None else f"{average:.1f}",
             str(row.get("illegal_actions", 0)),
             str(row.get("deadlines_missed", 0)),
+            latency(row),
         )
     return table
+
+
+def latency(row: Mapping[str, Any]) -> str:
+    """A standings row's median and 95th percentile decision times, or "-"."""
+    p50, p95 = row.get("decision_time_p50"), row.get("decision_time_p95")
+    if p50 is None or p95 is None:
+        return "-"
+    return f"{p50:.3f}/{p95:.3f}"
 
 
 def follow(client: Client, tournament_id: str, every: float) -> dict[str, Any]:

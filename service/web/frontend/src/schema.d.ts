@@ -4121,7 +4121,11 @@ export interface components {
              * @description bundled bot (kind bot), one of the game's
              * @enum {string}
              */
-            bot?: "heuristic" | "random";
+            bot?: "heuristic" | "random" | "search";
+            /** @description the search bot's time per decision in ms (default 1000) */
+            budget_ms?: number;
+            /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed) */
+            iterations?: number;
             /** @description bot account invited to the seat (kind external) */
             account?: string;
         };
@@ -4279,6 +4283,10 @@ export interface components {
             bot?: string | null;
             /** @description an external bot account id */
             account?: string | null;
+            /** @description the search bot's time per decision in ms (default 1000) */
+            budget_ms?: number;
+            /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed) */
+            iterations?: number;
         };
         Progress: {
             total: number;
@@ -4302,6 +4310,8 @@ export interface components {
             illegal_actions: number;
             deadlines_missed: number;
             decision_time_mean?: number | null;
+            /** @description median seconds from due to decided */
+            decision_time_p50?: number | null;
             decision_time_p95?: number | null;
         };
         Tournament: {

@@ -1,0 +1,80 @@
+"""The Carcassonne search bot: determinized Monte Carlo over the rest of the turn.
+
+Nothing is hidden (``sample`` rebuilds the state from the view), so the only chance is the
+re-rolls. Each candidate step (a placement, a knight kept, a re-roll, scoring, holding a
+knight) is played out to the end of the turn by the heuristic on the same dice (common
+random numbers), and the turn is worth the points it banks (up to the 42 that end the game,
+with a bonus for ending it now) or, for a held knight, a doubled next turn's worth.
+Placements are pruned to the few the heuristic's outlook rates best.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.carcassonne.bots import grid_from_view, outlook
+from engine.carcassonne.faces import face_mask
+from engine.carcassonne.rules import TARGET
+from engine.carcassonne.state import CarcassonneState
+from engine.contract import Action, View
+from engine.search import Lookahead, SearchBot
+
+PLACEMENTS = 6
+"""Placements kept as candidates (by the heuristic's outlook after each)."""
+HOLD_VALUE = 4.5
+"""What a held knight is worth (about one turn's points, the doubling it buys)."""
+WIN_BONUS = 5.0
+"""What ending the game this turn is worth beyond its points (a turn saved)."""
+
+
+class CarcassonneLookahead(Lookahead):
+    """Rollouts to the end of the searching seat's turn (see the module docstring)."""
+
+    switch_z = 0.0
+    """The best mean wins: the turn's lookahead is exact up to the re-rolls (measured on
+    six seeds: 6.5 turns with the best mean, 7.2 keeping the heuristic's choice unless it is
+    beaten by two standard errors)."""
+
+    def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
+        places = [a for a in legal if a["type"] == "place"]
+        others = [a for a in legal if a["type"] != "place"]
+        if len(places) > PLACEMENTS:
+            turn = view["turn"]
+            grid = grid_from_view(view)
+            free = {d["die"]: d["face"] for d in turn["roll"] if d["status"] == "free"}
+            left = len(free) - 1
+
+            def rate(action: Action) -> float:
+                cell = (action["x"], action["y"])
+                grid[cell] = face_mask(free[action["die"]], action["rotation"])
+                value = outlook(grid, turn["rolls_left"], left)
+                del grid[cell]
+                return value
+
+            places = sorted(places, key=rate, reverse=True)[:PLACEMENTS]
+        favourite = self.rollout_bot.choose(view, legal, random.Random(0))
+        ordered = [favourite] + [a for a in places + others if a != favourite]
+        return ordered
+
+    def begin(self, root: CarcassonneState, seat: int) -> Any:
+        return (root.turns[seat], root.scores[seat])
+
+    def done(self, state: CarcassonneState, seat: int, mark: Any) -> bool:
+        return state.turns[seat] != mark[0]
+
+    def value(self, state: CarcassonneState, seat: int, mark: Any) -> float:
+        score = state.scores[seat]
+        worth = float(min(score, TARGET) - min(mark[1], TARGET))
+        if score >= TARGET:
+            worth += WIN_BONUS
+        if state.held[seat] or (state.turn.seat == seat and state.turn.doubled):
+            worth += HOLD_VALUE
+        return worth
+
+
+class CarcassonneSearchBot(SearchBot):
+    """Determinized Monte Carlo over the rest of the turn (module docstring)."""
+
+    game_name = "carcassonne"
+    lookahead_class = CarcassonneLookahead

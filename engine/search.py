@@ -1,0 +1,294 @@
+"""Search bots: determinized Monte Carlo with common random numbers, shared by every game.
+
+A search bot sees what every bot sees (its seat's view and legal actions); for lookahead it
+also uses the game's ``sample`` (a full state consistent with the view, hidden parts drawn
+at random) and the **fast path**: :meth:`Game.perform` (no ``check``) with :class:`FastDice`
+(``random.Random`` draws, nothing recorded, not verifiable). Nothing it simulates ever
+reaches a real game.
+
+The method (one :class:`SearchBot`, tuned per game by a :class:`Lookahead`):
+
+1. **Candidates**: the legal actions, or the few the game's lookahead keeps (ordered with
+   its prior favourite first, which is also the answer when no simulation finishes).
+2. **Worlds**: world ``w`` is a seed. For every candidate still in the race, the world's
+   seed samples the hidden state, plays the candidate, and plays on with the game's rollout
+   policy and the world's dice until the lookahead's horizon; the leaf value is the game's
+   evaluation for the bot's seat. Every candidate meets the same sampled state, the same
+   dice stream and the same policy randomness (common random numbers), so the differences
+   between candidates are measured with far less noise than their values.
+3. **Sequential halving**: after 4, 8, 16, ... worlds the worse half of the candidates (by
+   mean over the same worlds) leaves the race, down to two; the favourite always stays.
+4. **The favourite is the default**: the best mean wins only when it beats the favourite
+   by more than two standard errors of their paired differences (over at least three
+   worlds), so a short budget falls back to the heuristic instead of to noise.
+5. **Budget**: a time budget per decision (``budget_ms``, checked after each simulation;
+   a world left unfinished is not counted, so the comparison stays paired), or an
+   iteration budget (``iterations`` simulations, checked after each world), which makes the
+   bot reproducible: the world seeds come from the caller's ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.contract import Action, Bot, Game, State, View
+from engine.dice import Dice
+
+DEFAULT_BUDGET_MS = 1000.0
+"""A decision's time budget when neither ``budget_ms`` nor ``iterations`` is given."""
+MAX_BUDGET_MS = 10_000.0
+"""The largest time budget a seat may ask for."""
+MAX_ITERATIONS = 100_000
+"""The largest iteration budget a seat may ask for."""
+FIRST_CUT = 4
+"""Worlds played before the first halving of the candidates."""
+SWITCH_Z = 2.0
+"""How many standard errors of the paired differences a challenger's mean must beat the
+favourite's by (over the same worlds) before the search overrides the favourite."""
+MIN_WORLDS = 3
+"""Worlds needed before the search may override the favourite at all."""
+
+
+def clearly_better(challenger: list[float], favourite: list[float], z: float = SWITCH_Z) -> bool:
+    """Whether ``challenger`` beats ``favourite`` on the same worlds by more than
+    :data:`SWITCH_Z` standard errors of the paired differences (a constant positive
+    difference, as deterministic lookahead gives, always counts)."""
+    n = len(favourite)
+    if n < MIN_WORLDS:
+        return False
+    diffs = [c - f for c, f in zip(challenger, favourite, strict=True)]
+    mean = statistics.fmean(diffs)
+    return mean > 0 and mean > z * statistics.stdev(diffs) / math.sqrt(n)
+
+
+class FastDice(Dice):
+    """Dice for lookahead only: ``random.Random`` draws, no HMAC and no draw records.
+
+    Same interface as :class:`Dice` (``randbelow``, ``roll``, ``face``, ``shuffle``), about
+    ten times cheaper per draw; never used for a real game (its draws are not verifiable).
+    """
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(str(seed))
+        self._rng = random.Random(seed)
+
+    def randbelow(self, n: int) -> int:
+        self.counter += 1
+        return self._rng.randrange(n)
+
+    def take_draws(self) -> list[tuple[int, int, int]]:
+        return []
+
+
+def fast_step(game: Game, state: State, seat: int, action: Action, dice: Dice) -> None:
+    """The fast path: apply an action known to be legal, without ``check`` (mutates state)."""
+    game.perform(state, seat, action, dice)
+
+
+class Lookahead:
+    """What the search needs to know about one game; subclasses override the hooks.
+
+    The defaults: every legal action is a candidate, the rollout policy is the game's
+    ``heuristic`` bot (``random`` if none), rollouts run to the end of the game, and the
+    leaf value is :meth:`outcome` (rank first, then score margin).
+    """
+
+    game: Game
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        factory = game.bots.get("heuristic") or game.bots["random"]
+        self.rollout_bot = factory()
+
+    def seat(self, view: View) -> int:
+        """The seat a view belongs to."""
+        you = view.get("you")
+        return int(you) if you is not None else int(view["active"])
+
+    width: int = 8
+    """Most candidates the default :meth:`candidates` keeps."""
+    switch_z: float = SWITCH_Z
+    """See :func:`clearly_better` (0: the best mean wins)."""
+
+    def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
+        """The actions worth simulating, the favourite first (default: the rollout bot's
+        choice, then up to ``width - 1`` others drawn from ``rng``)."""
+        favourite = self.rollout_bot.choose(view, legal, random.Random(rng.getrandbits(32)))
+        others = [a for a in legal if a != favourite]
+        if len(others) >= self.width:
+            others = rng.sample(others, self.width - 1)
+        return [favourite, *others]
+
+    def policy(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The rollout move of ``seat`` (default: the rollout bot on the seat's view)."""
+        if len(legal) == 1:
+            return legal[0]
+        return self.rollout_bot.choose(self.game.view(state, seat), legal, rng)
+
+    def begin(self, root: State, seat: int) -> Any:
+        """Whatever :meth:`done` needs to remember about the root (default: nothing)."""
+        return None
+
+    def done(self, state: State, seat: int, mark: Any) -> bool:
+        """Whether a rollout stops here before the game ends (default: never)."""
+        return False
+
+    def value(self, state: State, seat: int, mark: Any) -> float:
+        """The leaf's worth for ``seat``, larger is better (default: :meth:`outcome`)."""
+        return self.outcome(state, seat)
+
+    def outcome(self, state: State, seat: int) -> float:
+        """A finished game's worth: 1 for first place down to 0 for last, plus a small
+        share of the score margin over the best other seat (solo: the score itself)."""
+        result = self.game.result(state)
+        if result is None:
+            return 0.0
+        seats = len(result.scores)
+        if seats == 1:
+            return float(result.scores[0])
+        place = (seats - result.ranks[seat]) / (seats - 1)
+        best_other = max(s for n, s in enumerate(result.scores) if n != seat)
+        return place + 0.01 * (result.scores[seat] - best_other)
+
+
+@dataclass
+class Decision:
+    """What one search found: the pick, the worlds played and the candidates' means."""
+
+    action: Action
+    worlds: int
+    simulations: int
+    means: list[tuple[Action, float]]
+
+
+class SearchBot(Bot):
+    """Determinized Monte Carlo over the legal actions (see the module docstring).
+
+    ``budget_ms``: time per decision (default :data:`DEFAULT_BUDGET_MS` when ``iterations``
+    is not given either); ``iterations``: simulations per decision (reproducible from the
+    caller's ``rng``). Subclasses set ``lookahead`` (a :class:`Lookahead` factory).
+    """
+
+    name = "search"
+    lookahead_class: ClassVar[type[Lookahead]] = Lookahead
+    game_name: ClassVar[str] = ""
+
+    def __init__(self, budget_ms: float | None = None, iterations: int | None = None) -> None:
+        from engine.games import get_game
+
+        if budget_ms is None and iterations is None:
+            budget_ms = DEFAULT_BUDGET_MS
+        self.budget_ms = budget_ms
+        self.iterations = iterations
+        self.look = self.lookahead_class(get_game(self.game_name))
+        self.last: Decision | None = None
+
+    def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        self.last = None
+        if len(legal) == 1:
+            return legal[0]
+        candidates = self.look.candidates(view, legal, rng)
+        if len(candidates) == 1:
+            return candidates[0]
+        decision = self.search(view, candidates, rng)
+        self.last = decision
+        return decision.action
+
+    def search(self, view: View, candidates: list[Action], rng: Any) -> Decision:
+        """Play worlds until the budget is spent; the best mean among the survivors wins."""
+        look = self.look
+        seat = look.seat(view)
+        base = rng.getrandbits(64)
+        deadline = (
+            time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
+        )
+        history: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        worlds = simulations = 0
+        cut = FIRST_CUT
+        while True:
+            world_seed = f"{base}:{worlds}"
+            values: dict[int, float] = {}
+            for i in alive:
+                values[i] = self.simulate(view, seat, candidates[i], world_seed)
+                simulations += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            if len(values) == len(alive):
+                for i, v in values.items():
+                    history[i].append(v)
+                worlds += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if self.iterations is not None and simulations >= self.iterations:
+                break
+            if worlds >= cut and len(alive) > 2:
+                ranked = sorted(alive, key=lambda i: (-sum(history[i]), i))
+                keep = ranked[: max(2, len(alive) // 2)]
+                if 0 not in keep:
+                    keep[-1] = 0  # the favourite stays to the end: it is the fallback
+                alive = sorted(keep)
+                cut *= 2
+        if worlds == 0:
+            return Decision(candidates[0], 0, simulations, [])
+        best = max(alive, key=lambda i: (sum(history[i]), -i))
+        if best != 0 and not clearly_better(history[best], history[0], look.switch_z):
+            best = 0
+        means = [(candidates[i], statistics.fmean(history[i])) for i in alive]
+        return Decision(candidates[best], worlds, simulations, means)
+
+    def simulate(self, view: View, seat: int, action: Action, world_seed: str) -> float:
+        """One rollout: sample the world, play ``action``, play on to the horizon."""
+        look, game = self.look, self.look.game
+        state = game.sample(view, seat, FastDice(world_seed + ":sample"))
+        mark = look.begin(state, seat)
+        dice = FastDice(world_seed)
+        rng = random.Random(world_seed)
+        fast_step(game, state, seat, action, dice)
+        while game.result(state) is None and not look.done(state, seat, mark):
+            prompts = game.to_act(state)
+            actor = seat if seat in prompts else min(prompts)
+            legal = game.legal_actions(state, actor)
+            fast_step(game, state, actor, look.policy(state, actor, legal, rng), dice)
+        return look.value(state, seat, mark)
+
+
+def bot_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The search options of a seat (``budget_ms``, ``iterations``), checked and bounded.
+
+    Raises ValueError with a readable reason.
+    """
+    found: dict[str, Any] = {}
+    for key, top, kind in (
+        ("budget_ms", MAX_BUDGET_MS, (int, float)),
+        ("iterations", MAX_ITERATIONS, (int,)),
+    ):
+        value = (options or {}).get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, kind) or not 0 < value <= top:
+            raise ValueError(f"{key} must be a number above 0 and at most {top:g}")
+        found[key] = value
+    return found
+
+
+def lazy_bot(path: str) -> Any:
+    """A bot factory for ``module:Class`` that imports the module on first use (a game's
+    search module imports its rules, so its rules cannot import it at load time)."""
+    module_name, _, class_name = path.partition(":")
+
+    def make(**options: Any) -> Bot:
+        import importlib
+
+        return getattr(importlib.import_module(module_name), class_name)(**options)
+
+    make.__doc__ = f"The search bot {path}."
+    return make

@@ -1,0 +1,92 @@
+"""Paired matches with a sequential test (engine.match, behind ``dicehall match``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from clients.cli.main import cli
+from engine.games import get_game
+from engine.match import Sprt, elo_to_share, parse_bot, play_pair, run_match, share_to_elo
+
+KINGDICE = get_game("kingdice")
+
+
+def test_heuristic_against_random_stops_early_with_h1():
+    report = run_match(KINGDICE, "heuristic", "random", max_pairs=60, seed="m1")
+    assert report.decision == "H1"
+    assert len(report.pairs) < 60
+    share, half = report.share()
+    assert share - half > 0.5
+    low = report.to_json()["margin_ci"][0]
+    assert low > 0
+
+
+def test_a_bot_against_itself_claims_no_difference():
+    report = run_match(KINGDICE, "heuristic", "heuristic", max_pairs=12, seed="m2")
+    assert report.decision != "H1"
+    share, half = report.share()
+    assert share - half <= 0.5 <= share + half
+
+
+def test_a_bot_against_itself_accepts_h0_when_h1_is_a_large_gain():
+    report = run_match(
+        KINGDICE, "heuristic", "heuristic", sprt=Sprt(0, 200), max_pairs=60, seed="m3"
+    )
+    assert report.decision == "H0"
+    assert report.llr <= report.sprt.lower
+
+
+def test_a_pair_plays_the_same_deal_with_the_seats_rotated():
+    bots = (parse_bot(KINGDICE, "heuristic")[1], parse_bot(KINGDICE, "random")[1])
+    pair = play_pair(KINGDICE, bots, 2, KINGDICE.validate_options(2, {}), "deal")
+    assert pair.games == 2 and 0.0 <= pair.share <= 1.0
+    again = play_pair(KINGDICE, bots, 2, KINGDICE.validate_options(2, {}), "deal")
+    assert again == pair
+
+
+def test_solo_pairs_compare_the_measure_on_the_same_deal():
+    game = get_game("carcassonne")
+    bots = (parse_bot(game, "heuristic")[1], parse_bot(game, "heuristic")[1])
+    pair = play_pair(game, bots, 1, {}, "solo-deal")
+    assert pair.share == 0.5 and pair.margin == 0  # the same bot on the same dice
+
+
+def test_sprt_bounds_and_llr_sign():
+    sprt = Sprt(0, 10, 0.05, 0.05)
+    assert sprt.lower == pytest.approx(-2.944, abs=1e-3)
+    assert sprt.upper == pytest.approx(2.944, abs=1e-3)
+    assert sprt.llr([0.8, 0.6, 0.7, 0.9]) > 0
+    assert sprt.llr([0.4, 0.5, 0.3, 0.6]) < 0
+    assert share_to_elo(elo_to_share(35.0)) == pytest.approx(35.0)
+
+
+def test_bot_specs_name_bundled_bots_options_or_classes():
+    label, make = parse_bot(KINGDICE, "search,iterations=3")
+    assert label == "search,iterations=3"
+    assert make().iterations == 3
+    _, make = parse_bot(KINGDICE, "engine.kingdice.bots:HeuristicBot")
+    assert make().name == "heuristic"
+    for bad in ("nobody", "heuristic,budget_ms=5", "no.such.module:Bot", "search,iterations"):
+        with pytest.raises(ValueError):
+            parse_bot(KINGDICE, bad)
+
+
+def test_dicehall_match_prints_the_decision_as_json():
+    result = CliRunner().invoke(
+        cli,
+        ["match", "kingdice", "heuristic", "random", "--max-pairs", "40", "--json"],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["decision"] == "H1" and data["pairs"] < 40
+    assert data["games"] == 2 * data["pairs"]
+    assert data["llr"] >= data["bounds"][1]
+
+
+def test_dicehall_match_refuses_an_unknown_bot():
+    result = CliRunner().invoke(cli, ["match", "kingdice", "heuristic", "nobody"])
+    assert result.exit_code == 2 and "no bot 'nobody'" in result.output

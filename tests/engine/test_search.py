@@ -1,0 +1,132 @@
+"""Search bots: every game's ``search`` bot plays whole seeded games with legal moves only,
+keeps to its budget, is reproducible with an iteration budget, and sees only its view."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from engine.contract import Bot
+from engine.dice import Dice
+from engine.games import LISTED, get_game
+from engine.search import FastDice, SearchBot, bot_options
+from engine.simulate import play
+
+LINEUPS = {
+    "burgundy": ({"variant": "solo"}, 1),
+    "carcassonne": ({}, 1),
+    "diceland": ({}, 2),
+    "kingdice": ({}, 2),
+}
+
+
+def lineup(game_name: str, search: Bot) -> list[Bot]:
+    game = get_game(game_name)
+    _, seats = LINEUPS[game_name]
+    return [search] + [game.bots["heuristic"]() for _ in range(seats - 1)]
+
+
+@pytest.mark.parametrize("game_name", LISTED)
+def test_search_bot_is_registered_beside_random_and_heuristic(game_name):
+    bots = get_game(game_name).bots
+    assert {"random", "heuristic", "search"} <= set(bots)
+    bot = bots["search"](iterations=5)
+    assert isinstance(bot, SearchBot) and bot.name == "search"
+
+
+@pytest.mark.parametrize("game_name", LISTED)
+def test_search_bot_plays_a_seeded_game_to_the_end_with_legal_actions_only(game_name):
+    game = get_game(game_name)
+    options, _ = LINEUPS[game_name]
+    bot = game.bots["search"](iterations=12)
+    searched = []
+
+    def legal_only(g, state, seat, action):
+        assert action in g.legal_actions(state, seat)
+        if seat == 0 and bot.last is not None:
+            searched.append(bot.last)
+
+    played = play(game, lineup(game_name, bot), f"search-{game_name}", options, on_step=legal_only)
+    assert played.result is not None and played.illegal == 0
+    assert searched, "the search never had a choice to make"
+    assert all(d.simulations <= 12 + 10 for d in searched)
+    assert all(d.worlds >= 1 for d in searched)
+
+
+@pytest.mark.parametrize("game_name", LISTED)
+def test_search_bot_with_an_iteration_budget_repeats_its_moves_for_a_seed(game_name):
+    options, _ = LINEUPS[game_name]
+    first, second = _moves(game_name, options), _moves(game_name, options)
+    assert first == second
+    assert any(seat == 0 for seat, _ in first)
+
+
+def _moves(game_name: str, options: dict, steps: int = 40, bot_seed: int = 7) -> list:
+    """The first ``steps`` moves of a game where seat 0 searches with 6 iterations."""
+    game = get_game(game_name)
+    bots = lineup(game_name, game.bots["search"](iterations=6))
+    dice = Dice(f"search-repeat-{game_name}")
+    state = game.setup(len(bots), game.validate_options(len(bots), options), dice)
+    rng = random.Random(bot_seed)
+    moves = []
+    while len(moves) < steps and game.result(state) is None:
+        seat = min(game.to_act(state))
+        action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        game.apply(state, seat, action, dice)
+        moves.append((seat, action))
+    return moves
+
+
+def test_search_bot_keeps_to_its_time_budget():
+    game = get_game("kingdice")
+    bot = game.bots["search"](budget_ms=40)
+    dice = Dice("search-budget")
+    state = game.setup(2, game.validate_options(2, {}), dice)
+    rng = random.Random(1)
+    slowest = 0.0
+    decided = 0
+    for _ in range(60):
+        if game.result(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        start = time.process_time()
+        action = bot.choose(game.view(state, seat), legal, rng)
+        slowest = max(slowest, time.process_time() - start)
+        decided += bot.last is not None
+        game.apply(state, seat, action, dice)
+    assert decided > 0
+    # one simulation may run past the budget (it is not cut short), never a whole search
+    assert slowest < 0.040 + 0.5
+
+
+def test_search_bot_decides_from_the_json_view_alone():
+    game = get_game("carcassonne")
+    dice = Dice("search-json")
+    state = game.setup(2, game.validate_options(2, {}), dice)
+    view = json.loads(json.dumps(game.view(state, 0)))
+    legal = json.loads(json.dumps(game.legal_actions(state, 0)))
+    before = game.dump_state(state)
+    action = game.bots["search"](iterations=20).choose(view, legal, random.Random(3))
+    assert action in legal
+    assert game.dump_state(state) == before
+
+
+def test_fast_dice_draw_like_dice_without_records():
+    dice = FastDice("fast")
+    rolls = [dice.roll() for _ in range(600)]
+    assert set(rolls) == {1, 2, 3, 4, 5, 6}
+    assert dice.counter == 600 and dice.take_draws() == []
+    again = FastDice("fast")
+    assert [again.roll() for _ in range(20)] == rolls[:20]
+
+
+def test_bot_options_bound_the_budget():
+    assert bot_options({"budget_ms": 200}) == {"budget_ms": 200}
+    assert bot_options({"iterations": 50, "other": 1}) == {"iterations": 50}
+    for bad in ({"budget_ms": 0}, {"budget_ms": 10**6}, {"iterations": 2.5}, {"iterations": True}):
+        with pytest.raises(ValueError):
+            bot_options(bad)
