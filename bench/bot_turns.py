@@ -82,7 +82,11 @@ class Table1v1:
         created = _json(
             http.post(
                 f"{base}/v1/games",
-                json={"game": game, "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}]},
+                json={
+                    "game": game,
+                    "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}],
+                    "visibility": "public",
+                },
             ),
             "create",
         )

@@ -76,6 +76,7 @@ def set_up(http: requests.Session, base: str, script: Script) -> tuple[str, list
                 "seats": [{"kind": "human"}] * script.seats,
                 "options": script.options,
                 "seed": script.seed,
+                "visibility": "public",
             },
         ),
         "create",

@@ -73,7 +73,7 @@ def test_every_answer_in_a_burgundy_game_is_taken(live_server: str) -> None:
     hall = Client(live_server)
     accounts = [hall.register_bot(f"sealed-{n}", "tests@dicehall.dev") for n in (1, 2)]
     seats = [{"kind": "human"}] + [{"kind": "external", "account": a["id"]} for a in accounts]
-    game_id = hall.create_game("burgundy", seats, {}, "pty-burgundy")["id"]
+    game_id = hall.create_game("burgundy", seats, {}, "pty-burgundy", visibility="public")["id"]
     child, transcript = spawn_play(live_server, "--join", game_id)
     bots = [ExternalSeat(hall, game_id, n + 1, a["token"]) for n, a in enumerate(accounts)]
     answered = waited = 0

@@ -66,7 +66,10 @@ def play(base: str, plan: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ),
     )
     assert isinstance(created, models.CreatedGame), created
-    joined = join_seat.sync(created.id, 0, client=anonymous, body=models.Join(name="python"))
+    creator = AuthenticatedClient(
+        base_url=base, token=created.creator_token, raise_on_unexpected_status=True, timeout=60
+    )
+    joined = join_seat.sync(created.id, 0, client=creator, body=models.Join(name="python"))
     assert isinstance(joined, models.Joined), joined
     seat = joined.seat
     player = AuthenticatedClient(

@@ -51,7 +51,11 @@ async function playOne(plan: Plan): Promise<Played> {
   });
   if (created.data === undefined) throw new Error(`createGame: ${JSON.stringify(created.error)}`);
   const gameId = created.data.id;
-  const joined = await anonymous.POST("/v1/games/{game_id}/seats/{seat}/join", {
+  const creator = createClient<paths>({
+    baseUrl,
+    headers: { Authorization: `Bearer ${created.data.creator_token}` },
+  });
+  const joined = await creator.POST("/v1/games/{game_id}/seats/{seat}/join", {
     params: { path: { game_id: gameId, seat: 0 } },
     body: { name: "typescript" },
   });
