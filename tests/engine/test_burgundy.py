@@ -413,7 +413,7 @@ def test_rule_simultaneous_colour_completion_gives_both_players_the_full_points(
         put(state, seat, GRAY_BUT_ONE)
     roll(state, [4, 4], ["gray", "gray"])
     before = [sum(s.points) for s in state.sheets]
-    events = finish_round(state, dice, {0: mark(0, 0, (0, 3)), 1: mark(1, 1, (0, 3))})
+    events = finish_round(state, dice, {0: mark(0, 0, (0, 3)), 1: mark(0, 0, (0, 3))})
     done = [e for e in events if e["type"] == "colour_completed"]
     assert done == [
         {
@@ -675,18 +675,22 @@ def test_rule_the_five_dice_roll_when_a_round_opens():
     assert opened["sale"] == (opened["hourglass"] == 2)
 
 
-def test_legal_actions_list_every_die_pairing_even_when_two_dice_show_the_same():
+def test_ruling_equal_dice_are_one_choice_written_with_the_lower_die():
     state, _ = started(1, [CASTLE_B])
     roll(state, [6, 6], ["blue", "blue"])
     marks = [a for a in GAME.legal_actions(state, 0) if a["bonus"] is None]
     pairings = {(a["pip"], a["colour"]) for a in marks if a["hex"] == [3, 1]}
-    assert pairings == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert pairings == {(0, 0)}
+    refused(state, 0, mark(1, 1, (3, 1)), "same_dice")
+    roll(state, [6, 5], ["blue", "blue"])
+    marks = [a for a in GAME.legal_actions(state, 0) if a["bonus"] is None]
+    assert {(a["pip"], a["colour"]) for a in marks if a["hex"] == [3, 1]} == {(0, 0), (1, 0)}
 
 
 def test_ruling_the_second_mark_may_go_next_to_the_first():
     state, _ = started(1, [CASTLE_G])  # (2,4); (1,3) monastery touches (1,2) beyond it
     roll(state, [1, 2], ["purple", "purple"])
-    allowed(state, 0, mark(0, 0, (1, 3), {"kind": "silver", "pip": 1, "colour": 1, "hex": [1, 2]}))
+    allowed(state, 0, mark(0, 0, (1, 3), {"kind": "silver", "pip": 1, "colour": 0, "hex": [1, 2]}))
     refused(state, 0, mark(0, 0, (1, 2)), "not_adjacent")
 
 
