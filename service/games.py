@@ -371,6 +371,7 @@ class GameService:
             except IllegalAction as exc:
                 self.store.count(self.store.redis, game_id, "illegal", seat)
                 raise Problem(422, "illegal_action", exc.reason, rule=exc.code) from None
+            text = game.describe(game.load_state(record.state), seat, action)  # as it was chosen
             now = time.time()
             took = now - record.due.get(str(seat), now)
             record.version += 1
@@ -396,7 +397,7 @@ class GameService:
                 "draws": dice.take_draws(),
                 "at": now,
             }
-            stream = stream_entries(record, seat, action, sealed, events, after)
+            stream = stream_entries(record, seat, action, sealed, events, after, text)
             observed = self.observe(record, seat)
             answer = {
                 **observed,

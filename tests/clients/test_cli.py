@@ -126,8 +126,9 @@ def test_play_reads_menu_choices_from_stdin(live_server: str) -> None:
         live_server, "play", "toy", "--bots", "1", "--bot", "random", input="x\n9\n" + "1\n" * 12
     )
     assert result.exit_code == 0, result.output
-    assert "'x' is not a number between 1 and 4" in result.output
+    assert "no choice contains 'x'" in result.output
     assert "'9' is not a number between 1 and 4" in result.output
+    assert "the only move: taken for you" in result.output, "the last card is bid unasked"
     assert "Result" in result.output
     game_id = game_id_in(result.output)
     log = Client(live_server).log(game_id)
@@ -138,7 +139,17 @@ def test_play_reads_menu_choices_from_stdin(live_server: str) -> None:
 def test_play_quits_on_q_leaving_the_game_open(live_server: str) -> None:
     result = dicehall(live_server, "play", "toy", "--bots", "1", "--bot", "random", input="q\n")
     assert result.exit_code == 0, result.output
-    assert Client(live_server).game(game_id_in(result.output))["status"] == "active"
+    game_id = game_id_in(result.output)
+    assert Client(live_server).game(game_id)["status"] == "active"
+    hint = re.search(
+        rf"come back with dicehall play --join {game_id} --token (seat_\S+)", result.output
+    )
+    assert hint, result.output
+    again = dicehall(
+        live_server, "play", "--join", game_id, "--token", hint.group(1), input="1\n" * 12
+    )
+    assert again.exit_code == 0, again.output
+    assert "you are seat 0" in again.output and "Result" in again.output
 
 
 def test_play_carcassonne_auto_plays_a_whole_game_then_verifies(live_server: str) -> None:
