@@ -17,8 +17,9 @@ from rich.text import Text
 
 MENU_CHROME = 3
 """Rows a menu page adds to its items: the title, the footer and the prompt."""
-MIN_ITEMS = 4
-"""A page shows at least this many items, however tall the board."""
+MIN_ITEMS = 8
+"""A page shows at least this many items (fewer only in a tiny terminal), however tall the
+board: then the top of the board scrolls away, but most of it stays in sight."""
 
 
 def item_text(item: Mapping[str, Any]) -> str:
@@ -39,8 +40,9 @@ def item_kind(item: Mapping[str, Any]) -> str:
 def page_size(height: int, board_rows: int) -> int:
     """Items per page so that the board and the menu fit ``height`` rows together when they
     can, and the menu alone always does."""
-    under_board = height - board_rows - MENU_CHROME - 1
-    return max(min(MIN_ITEMS, height - MENU_CHROME), min(under_board, height - MENU_CHROME))
+    fits = height - MENU_CHROME
+    under_board = fits - board_rows - 1
+    return max(1, min(fits, max(MIN_ITEMS, under_board)))
 
 
 @dataclass

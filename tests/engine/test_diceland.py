@@ -267,6 +267,25 @@ def test_rule_excess_three_red_dice_two_free_spaces_means_no_red():
     assert 1 not in GAME.to_act(s), "the active player with excess dice owes nothing"
 
 
+def test_a_choice_that_will_cross_nothing_says_so_in_its_text():
+    """The excess rule in the menu: setting aside or stopping with more dice of a colour than
+    it has room for says that nothing will be crossed."""
+    state, _ = new_game()
+    board = GAME.board(state, 0)
+    terr = next(t for t in board.by_colour["red"] if len(t.hexes) >= 3)
+    fill(state, 0, set(terr.hexes[-2:]) | low_treasure_keep(board, skip=("red",)))
+    state.active, state.phase = 0, Phase.CHOOSE
+    state.last_throw = ["red", "red", "red", "blue", "blue", "green"]
+    texts = {a["colour"]: GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    assert "would cross nothing" in texts["red"]
+    GAME.check(state, 0, {"type": "choose", "colour": "red"})
+    state.phase, state.chosen, state.aside = Phase.PUSH, "red", 3
+    stop = GAME.describe(state, 0, {"type": "stop"})
+    assert "cross nothing" in stop and "excess rule" in stop
+    state.aside = 2
+    assert GAME.describe(state, 0, {"type": "stop"}) == "Stop and cross off 2 red"
+
+
 def open_territory(board, crossed: int, hexes: int = 3):
     """The first (colour, territory) a placement may go into now, with at least ``hexes``."""
     return next(
