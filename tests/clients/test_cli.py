@@ -14,7 +14,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from clients.cli.errors import EXIT_AUTH, EXIT_INVALID, EXIT_NOT_FOUND, EXIT_UNREACHABLE
+from clients.cli.errors import (
+    EXIT_AUTH,
+    EXIT_INVALID,
+    EXIT_NOT_FOUND,
+    EXIT_NOT_OVER,
+    EXIT_UNREACHABLE,
+)
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
 
@@ -150,6 +156,22 @@ def test_play_quits_on_q_leaving_the_game_open(live_server: str) -> None:
     )
     assert again.exit_code == 0, again.output
     assert "you are seat 0" in again.output and "Result" in again.output
+
+
+def test_verify_on_a_game_not_over_says_so_with_its_own_exit_code(live_server: str) -> None:
+    made = json.loads(dicehall(live_server, "new", "toy", "--humans", "2", "--json").stdout)
+    result = dicehall(live_server, "verify", made["id"])
+    assert result.exit_code == EXIT_NOT_OVER, result.output
+    assert "NOT OVER" in result.output and "MISMATCH" not in result.output
+    assert "verify it then" in result.output
+    as_json = dicehall(live_server, "verify", made["id"], "--json")
+    assert as_json.exit_code == EXIT_NOT_OVER
+    assert json.loads(as_json.stdout) == {
+        "game_id": made["id"],
+        "ok": False,
+        "over": False,
+        "status": "active",
+    }
 
 
 def test_play_carcassonne_auto_plays_a_whole_game_then_verifies(live_server: str) -> None:
