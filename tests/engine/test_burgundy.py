@@ -25,6 +25,9 @@ DUCHY_A = DUCHIES["A"]
 
 
 def new_game(seats: int = 2, seed: str = "burgundy-test", **options: Any):
+    """A game of the standard rules unless a variant is given (one seat would default to
+    the solo game)."""
+    options.setdefault("variant", "standard")
     dice = Dice(seed)
     state = GAME.setup(seats, GAME.validate_options(seats, options), dice)
     return state, dice
@@ -514,6 +517,24 @@ def test_variant_all_different_picks_in_seat_order_from_the_creator():
     assert [s.castle for s in state.sheets] == [INDEX[(2, 4)], INDEX[(2, 1)], INDEX[(4, 1)]]
     with pytest.raises(InvalidOptions):
         GAME.validate_options(5, {"variant": "all_different"})
+
+
+def test_ruling_all_different_needs_two_to_four_seats():
+    with pytest.raises(InvalidOptions) as err:
+        GAME.validate_options(1, {"variant": "all_different"})
+    assert err.value.errors == {"variant": ["all_different: 2 to 4 seats"]}
+    assert GAME.validate_options(2, {"variant": "all_different"})["variant"] == "all_different"
+
+
+def test_ruling_one_seat_plays_the_rulebooks_solo_game_unless_told_otherwise():
+    assert GAME.validate_options(1, {})["variant"] == "solo", "'One and only' is the default"
+    assert GAME.validate_options(2, {})["variant"] == "standard"
+    practice = GAME.validate_options(1, {"variant": "standard"})
+    assert practice["variant"] == "standard", "a one-seat standard game stays possible"
+    described = GAME.options_schema().fields["variant"].metadata["description"]
+    assert "One and only" in described and "practice game" in described
+    state = GAME.setup(1, GAME.validate_options(1, {}), Dice("solo-default"))
+    assert state.variant == "solo"
 
 
 def test_variant_all_same_uses_the_castle_from_the_options():
