@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -193,3 +194,14 @@ def test_bot_run_counts_only_games_that_end_during_the_run(live_server: str) -> 
     assert again.exit_code == 0, again.output
     assert f"game {second_game} over" in again.output
     assert Client(live_server).game(second_game)["status"] == "over"
+
+
+def test_a_strategy_module_in_the_current_directory_loads_without_pythonpath(
+    tmp_path, monkeypatch
+) -> None:
+    (tmp_path / "mybot_here.py").write_text("def choose(view, actions):\n    return 1\n")
+    monkeypatch.chdir(tmp_path)
+    actions = [{"action": {"type": "bid", "card": c}, "text": f"bid {c}"} for c in (1, 2)]
+    strategy = load_strategy("mybot_here:choose")
+    assert pick(strategy({}, actions), actions) == {"type": "bid", "card": 2}
+    assert str(tmp_path) not in sys.path, "the directory is added only while importing"
