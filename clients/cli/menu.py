@@ -87,18 +87,19 @@ class Menu:
             out.append(f"{n + 1:>{width}} ", style="cyan")
             out.append(self.texts[n] + "\n")
         out.append(self.footer(), style="dim")
+        out.no_wrap, out.overflow = True, "ellipsis"  # one row each, whatever the width
         return out
 
     def footer(self) -> str:
         keys = []
         if self.pages() > 1:
-            keys.append("n/p next/previous page")
+            keys.append("n/p: page")
         if len(self.items) > self.size:
             kinds = Counter(item_kind(item) for item in self.items)
-            sample = " ".join(k for k, _ in kinds.most_common(3) if k)
-            keys.append(f"type words to narrow ({sample or 'any word of the text'})")
+            sample = ", ".join(k for k, _ in kinds.most_common(2) if k)
+            keys.append(f"words narrow ({sample or 'any word'})")
         if self.words:
-            keys.append("* shows all")
+            keys.append("* all")
         keys.append("q quits")
         return " · ".join(keys)
 
