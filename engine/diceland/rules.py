@@ -170,15 +170,15 @@ class Diceland(Game):
             n = state.last_throw.count(colour)
             text = f"Set aside the {n} {colour} {'die' if n == 1 else 'dice'}"
             if not self.usable(state, seat, colour, n):
-                text += f" (too many to cross now: {n} {colour} would cross nothing)"
+                text += f" ({n} {colour} would cross nothing now)"
             return text
         if kind == "throw":
             return f"Throw the other {PHASE1_DICE - state.aside} dice again"
         if kind == "stop":
             if not self.usable(state, seat, state.chosen, state.aside):
                 return (
-                    f"Stop: {state.aside} {state.chosen} cannot be crossed (more dice than "
-                    f"free spaces: the excess rule), so you cross nothing"
+                    f"Stop: {state.aside} {state.chosen} have nowhere to go (no {state.chosen} "
+                    "territory next to your crosses, or the excess rule), so you cross nothing"
                 )
             return f"Stop and cross off {state.aside} {state.chosen}"
         if kind == "pass":
