@@ -47,6 +47,7 @@ def thrown_faces(state: KingState) -> list[tuple[int, str]]:
     """(number, colour) of each of the six thrown dice."""
     return [(n, DICE[i][n - 1]) for i, n in enumerate(state.dice)]
 
+
 PHASE_ACTIONS: dict[Phase, tuple[str, ...]] = {
     Phase.ROLL: ("roll",),
     Phase.KEEP: ("stop", "reroll"),
