@@ -12,12 +12,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError
 
 from engine import codec
 from engine.dice import Dice
+from engine.validation import Checker
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -32,6 +34,18 @@ class IllegalAction(Exception):
         super().__init__(reason)
         self.code = code
         self.reason = reason
+
+
+class MalformedAction(IllegalAction):
+    """An action of the wrong shape: not an object, an unknown ``type``, a missing or unknown
+    field, a value of the wrong type (``5.0`` or ``true`` where an integer belongs) or out of
+    its schema's range. ``field`` is the dotted path of the offending field (``"type"``,
+    ``"bonus.hex.1"``); empty when the action is not an object at all. It is refused before
+    the rules look at it, and it is not an attempt at an illegal move."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__("malformed_action", reason)
+        self.field = field
 
 
 class InvalidOptions(Exception):
@@ -62,9 +76,12 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Result:
-    """The end of a game: per-seat scores, ranks (1 is best, ties share a rank), winners."""
+    """The end of a game: per-seat scores, ranks (1 is best, ties share a rank), winners.
 
-    scores: list[float]
+    Scores are integers in every game (points, treasures): ``engine.schemas.SCORE_SCHEMA``.
+    """
+
+    scores: list[int]
     ranks: list[int]
     detail: dict[str, Any] = field(default_factory=dict)
 
@@ -74,11 +91,17 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "scores": list(self.scores),
+            "scores": [int(score) for score in self.scores],
             "ranks": list(self.ranks),
             "winners": self.winners,
             "detail": self.detail,
         }
+
+
+@cache
+def _action_validators(game: type[Game]) -> dict[str, Checker]:
+    """One compiled validator per action type of ``game`` (built on first use)."""
+    return {kind: Checker(schema) for kind, schema in game.action_schemas.items()}
 
 
 def ranks_from_keys(keys: list[Any]) -> list[int]:
@@ -121,6 +144,14 @@ class Game(ABC):
     state_class: ClassVar[type]
     bots: ClassVar[Mapping[str, Callable[[], Bot]]] = {"random": RandomBot}
     rules_page: ClassVar[str] = ""
+    action_schemas: ClassVar[Mapping[str, dict[str, Any]]] = {}
+    """Action type -> JSON Schema of that action (``engine/<game>/schemas.py``)."""
+    view_schema: ClassVar[dict[str, Any]] = {}
+    """JSON Schema of ``view(state, seat)``, for a seat and for a spectator alike."""
+    result_detail_schema: ClassVar[dict[str, Any]] = {}
+    """JSON Schema of ``result(state).detail``."""
+    event_schemas: ClassVar[Mapping[str, dict[str, Any]]] = {}
+    """Event type -> JSON Schema of the events ``perform`` returns."""
 
     # --- set-up -------------------------------------------------------------------------
     def validate_options(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -162,6 +193,20 @@ class Game(ABC):
         return f"{action.get('type')} {args}".strip()
 
     # --- moves ----------------------------------------------------------------------------
+    def validate_action(self, action: Any) -> None:
+        """Raise MalformedAction unless ``action`` matches one of :attr:`action_schemas`
+        (strictly: no float or boolean where an integer belongs). Needs no state."""
+        if not isinstance(action, dict):
+            raise MalformedAction("", 'an action is a JSON object with a "type"')
+        kind = action.get("type")
+        validators = _action_validators(type(self))
+        if not isinstance(kind, str) or kind not in validators:
+            known = ", ".join(sorted(validators))
+            raise MalformedAction("type", f"type: {kind!r} is not an action type ({known})")
+        found = validators[kind].problem(action)
+        if found is not None:
+            raise MalformedAction(*found)
+
     @abstractmethod
     def check(self, state: State, seat: int, action: Action) -> None:
         """Raise IllegalAction with a readable reason if ``action`` is illegal; change nothing."""
@@ -173,10 +218,10 @@ class Game(ABC):
     def apply(self, state: State, seat: int, action: Action, dice: Dice) -> list[Event]:
         """Check and apply ``action`` for ``seat``; mutates ``state`` and returns events.
 
-        Raises IllegalAction (the state is then unchanged).
+        Raises MalformedAction (a wrong shape) or IllegalAction (against the rules); the state
+        is then unchanged.
         """
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed_action", 'an action is an object with a "type" string')
+        self.validate_action(action)
         if self.result(state) is not None:
             raise IllegalAction("game_over", "the game is over")
         if seat not in self.to_act(state):

@@ -32,6 +32,7 @@ def prompts_json(record: GameRecord, prompts: Mapping[int, Prompt]) -> dict[str,
     for seat, prompt in sorted(prompts.items()):
         item = prompt.to_json()
         item["deadline"] = record.deadline(seat)
+        item["decision"] = record.decision(seat)
         shown[str(seat)] = item
     return shown
 
@@ -91,7 +92,12 @@ def decision_due(record: GameRecord, seat: int, prompt: Prompt) -> dict[str, Any
         "game_id": record.id,
         "seat": seat,
         "version": record.version,
-        "prompt": {**prompt.to_json(), "deadline": record.deadline(seat)},
+        "decision": record.decision(seat),
+        "prompt": {
+            **prompt.to_json(),
+            "deadline": record.deadline(seat),
+            "decision": record.decision(seat),
+        },
         "deadline": record.deadline(seat),
     }
 
@@ -104,17 +110,18 @@ class FollowUp:
         self.jobs = jobs
 
     def after_commit(
-        self,
-        record: GameRecord,
-        before: Mapping[int, Prompt],
-        after: Mapping[int, Prompt],
-        actor: int | None,
+        self, record: GameRecord, after: Mapping[int, Prompt], actor: int | None
     ) -> None:
-        """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments."""
+        """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments.
+
+        ``after`` is who owes a decision now; a seat whose decision fell due with this commit
+        (its decision id is the new version) gets its bot job, deadline and notice. A seat
+        whose decision stands from before already has them.
+        """
         if actor is None and record.status is GameStatus.ACTIVE:
             self._tell_accounts(record, lambda seat: {"type": "game_started", "game": record.game})
-        newly_due = [s for s in sorted(after) if s == actor or s not in before]
-        bot_seats = [s for s in sorted(after) if record.seats[s].kind == "bot"]
+        newly_due = [s for s in sorted(after) if record.decision(s) == record.version]
+        bot_seats = [s for s in newly_due if record.seats[s].kind == "bot"]
         if bot_seats and record.status is GameStatus.ACTIVE:
             self.jobs.bots(record.id, record.version, bot_seats)
         for seat in newly_due:

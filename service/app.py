@@ -13,6 +13,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from service import ratelimit, redis_conn
+from service.api import OPTIONAL_BEARER
 from service.config import Settings
 from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
 from service.schemas import ProblemSchema
@@ -91,13 +92,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         API_TITLE="dicehall",
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={
             "info": {
                 "description": API_DESCRIPTION,
                 "license": {"name": "MIT"},
             },
             "servers": [{"url": "http://127.0.0.1:8000", "description": "dicehall up"}],
+            # A token is optional unless an operation says otherwise (service.api.operation).
+            "security": OPTIONAL_BEARER,
         },
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
@@ -115,7 +118,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(Problem, problem_response)
     app.register_error_handler(redis.RedisError, _redis_failed)
 
+    from service import components
     from service.api import bots, catalogue, events, games, health, pictures, play, tournaments
+
+    components.register(api.spec)
 
     for module in (health, catalogue, games, play, events, pictures, bots, tournaments):
         api.register_blueprint(module.blp)

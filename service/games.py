@@ -16,20 +16,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import dice as dice_mod
-from engine.contract import Game, IllegalAction, InvalidOptions, Prompt, RandomBot
+from engine.contract import Game, IllegalAction, InvalidOptions, MalformedAction, Prompt, RandomBot
 from engine.games import UnknownGame, get_game
 from service import tokens
 from service.accounts import AccountStore
 from service.announce import (
     FollowUp,
     Jobs,
-    decision_due,
     prompts_json,
-    stream_entries,
     visible,
 )
+from service.briefing import Briefing, Detail
+from service.moves import Outcome, decide_move
 from service.problems import Problem
-from service.store import GameRecord, GameStatus, GameStore, Pipeline, SeatRecord
+from service.store import (
+    Contention,
+    GameRecord,
+    GameStatus,
+    GameStore,
+    KeyReused,
+    Pipeline,
+    SeatRecord,
+)
 
 SERVICE_ANSWER_TTL = 300
 """Seconds the service keeps the answers of its own moves (bots, fallbacks) for retries: a
@@ -66,6 +74,7 @@ class GameService:
         self.accounts = accounts
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
+        self.briefing = Briefing(store)
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -125,13 +134,16 @@ class GameService:
             "tournament": record.tournament,
         }
 
-    def observe(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
-        """The caller's view of the game, as every endpoint returns it."""
+    def observe(self, record: GameRecord, seat: int | None, state: Any = None) -> dict[str, Any]:
+        """The caller's view of the game, as every endpoint returns it (``state``: the
+        record's state already decoded)."""
         game = get_game(record.game)
-        state = game.load_state(record.state)
+        if state is None:
+            state = game.load_state(record.state)
         to_act = game.to_act(state) if record.status is GameStatus.ACTIVE else {}
         return {
             "game_id": record.id,
+            "game": record.game,
             "version": record.version,
             "seat": seat,
             "status": record.status.value,
@@ -147,9 +159,11 @@ class GameService:
         actions = game.legal_actions(state, seat) if owes else []
         return {
             "game_id": record.id,
+            "game": record.game,
             "version": record.version,
             "seat": seat,
             "deadline": record.deadline(seat) if owes else None,
+            "decision": record.decision(seat) if owes else None,
             "actions": [{"action": a, "text": game.describe(state, seat, a)} for a in actions],
         }
 
@@ -261,7 +275,7 @@ class GameService:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
-            self.follow_up.after_commit(record, {}, game.to_act(state), actor=None)
+            self.follow_up.after_commit(record, game.to_act(state), actor=None)
         return record, creator_token
 
     @staticmethod
@@ -270,6 +284,7 @@ class GameService:
         now = time.time()
         prompts = game.to_act(state)
         record.due = {str(seat): now for seat in prompts}
+        record.decisions = {str(seat): record.version for seat in prompts}
         events.append({"type": "game_started", "to_act": prompts_json(record, prompts)})
 
     def join(self, game_id: str, seat: int, name: str | None) -> tuple[GameRecord, str]:
@@ -308,7 +323,7 @@ class GameService:
 
         record = self.store.transact([key], decide)
         if record.status is GameStatus.ACTIVE:
-            self.follow_up.after_commit(record, {}, self.prompts(record), actor=None)
+            self.follow_up.after_commit(record, self.prompts(record), actor=None)
         return record, token
 
     # --- acting --------------------------------------------------------------------------
@@ -323,106 +338,152 @@ class GameService:
         fallback: bool = False,
         answer_ttl: int | None = None,
     ) -> dict[str, Any]:
-        """Apply ``action`` for ``seat`` with compare-and-set on the game's version.
+        """Apply ``action`` for ``seat`` with compare-and-set on the game.
 
-        Returns the answer of the move (version, the caller's events and view). The same
-        ``idempotency_key`` returns the stored first answer. ``fallback`` marks a move the
-        service made for a seat whose deadline passed. ``answer_ttl`` (seconds) keeps the
-        answer for retries shorter than the default, for the service's own moves. Raises
-        Problem: 404, 409 game_not_started / game_over, 412 version_mismatch (with the
-        current view), 422 illegal_action (the game is unchanged; the attempt is counted
-        against the seat).
+        Returns the answer of the move (version, the caller's events and view).
+
+        ``if_match`` is the seat's concurrency token: any version from the one at which the
+        seat's current decision fell due (its ``decision`` id) up to the current version
+        succeeds, so other seats' sealed choices never make it stale. The same
+        ``idempotency_key`` with the same action returns the stored first answer, whatever
+        the interleaving. ``fallback`` marks a move the service made for a seat whose deadline
+        passed; ``answer_ttl`` (seconds) keeps the answer for retries shorter than the
+        default, for the service's own moves; ``skip_bot_seat`` is a bot seat whose job plays
+        on by itself (no new job for it).
+
+        Raises Problem: 404, 409 game_not_started / game_over, 412 version_mismatch (the
+        seat's own decision changed; with the current view), 422 malformed_action (not
+        counted), 422 illegal_action (the game is unchanged; the attempt is counted against
+        the seat), 422 idempotency_key_reused, 503 contention (with Retry-After).
         """
         game_key = self.store.key_for(game_id, "game")
         idem_key = (
             self.store.idempotency_key(game_id, seat, idempotency_key) if idempotency_key else None
         )
-        watched = [game_key] + ([idem_key] if idem_key else [])
-        committed: dict[str, Any] = {}
+        request = {"action": action}
 
-        def decide(pipe: Pipeline) -> tuple[Any, dict[str, Any]]:
-            committed.clear()
+        def decide(pipe: Pipeline) -> tuple[Any, Outcome]:
             if idem_key:
-                earlier = self.store.recall(pipe, idem_key)
+                earlier = self._recall(pipe, idem_key, request)
                 if earlier is not None:
-                    return None, earlier
-            record = self.store.load(game_id, pipe)
-            if record is None:
-                raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
-            if record.status is GameStatus.WAITING:
-                raise Problem(
-                    409, "game_not_started", "the game starts when every human seat has joined"
-                )
-            if record.status is GameStatus.OVER:
-                raise Problem(409, "game_over", "the game is over")
-            if if_match is not None and if_match != record.version:
-                raise Problem(
-                    412,
-                    "version_mismatch",
-                    f"the game is at version {record.version}, not {if_match}",
-                    current=self.observe(record, seat),
-                )
+                    return None, Outcome(earlier)
+            record = self._active_record(game_id, pipe)
             game = get_game(record.game)
             state = game.load_state(record.state)
             before = game.to_act(state)
-            dice = dice_mod.Dice(record.seed, record.counter)
+            self._check_if_match(record, game, state, seat, before, if_match)
             try:
-                events = game.apply(state, seat, action, dice)
+                move = decide_move(record, game, state, before, seat, action, fallback)
+            except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
+                errors = {exc.field: [exc.reason]}
+                raise Problem(
+                    422, "malformed_action", exc.reason, field=exc.field, errors=errors
+                ) from None
             except IllegalAction as exc:
-                self.store.count(self.store.redis, game_id, "illegal", seat)
-                raise Problem(422, "illegal_action", exc.reason, rule=exc.code) from None
-            text = game.describe(game.load_state(record.state), seat, action)  # as it was chosen
-            now = time.time()
-            took = now - record.due.get(str(seat), now)
-            record.version += 1
-            record.counter = dice.counter
-            record.state = game.dump_state(state)
-            result = game.result(state)
-            after = game.to_act(state) if result is None else {}
-            if result is not None:
-                record.status = GameStatus.OVER
-                record.result = result.to_json()
-            record.due = {
-                str(s): now if s == seat or s not in before else record.due.get(str(s), now)
-                for s in after
-            }
-            sealed = before[seat].sealed
-            entry = {
-                "n": record.version,
-                "version": record.version,
-                "seat": seat,
-                "action": action,
-                "sealed": sealed,
-                "fallback": fallback,
-                "draws": dice.take_draws(),
-                "at": now,
-            }
-            stream = stream_entries(record, seat, action, sealed, events, after, text)
-            observed = self.observe(record, seat)
+                refused = Problem(422, "illegal_action", exc.reason, rule=exc.code)
+
+                def count(p: Pipeline) -> None:
+                    self.store.count(p, game_id, "illegal", seat)
+
+                return count, Outcome({}, problem=refused)
             answer = {
-                **observed,
-                "events": [e for e in events if visible(e, seat)],
+                **self.observe(record, seat, state),
+                "events": [e for e in move.events if visible(e, seat)],
             }
-            committed.update(record=record, before=before, after=after)
 
             def writes(p: Pipeline) -> None:
                 self.store.write(p, record)
-                self.store.append_log(p, game_id, entry)
-                self.store.record_time(p, game_id, seat, took)
-                for item in stream:
+                self.store.append_log(p, game_id, move.entry)
+                self.store.record_time(p, game_id, seat, move.took)
+                for item in move.stream:
                     self.store.publish(p, game_id, item)
                 if idem_key:
-                    self.store.remember(p, idem_key, answer, answer_ttl or self.idempotency_ttl)
+                    ttl = answer_ttl or self.idempotency_ttl
+                    self.store.remember(p, idem_key, request, answer, ttl)
 
-            return writes, answer
+            return writes, Outcome(answer, move=move)
 
-        answer = self.store.transact(watched, decide)
-        if committed:
-            after = dict(committed["after"])
+        try:
+            outcome = self.store.transact([game_key] + ([idem_key] if idem_key else []), decide)
+        except Contention as exc:
+            raise Problem(
+                503,
+                "contention",
+                f"too many simultaneous writes to game {game_id} ({exc.attempts} attempts); "
+                "nothing was changed, retry shortly",
+                headers={"Retry-After": "1"},
+            ) from None
+        if outcome.problem is not None:
+            raise outcome.problem
+        if outcome.move is not None:
+            after = dict(outcome.move.after)
             if skip_bot_seat is not None:
                 after.pop(skip_bot_seat, None)
-            self.follow_up.after_commit(committed["record"], committed["before"], after, actor=seat)
-        return answer
+            self.follow_up.after_commit(outcome.move.record, after, actor=seat)
+        return outcome.answer
+
+    def _recall(self, pipe: Pipeline, key: str, request: Any) -> dict[str, Any] | None:
+        try:
+            return self.store.recall(pipe, key, request)
+        except KeyReused:
+            raise Problem(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for a different action; use a new key per move",
+            ) from None
+
+    def _active_record(self, game_id: str, pipe: Pipeline) -> GameRecord:
+        """The game's record if it is being played. Raises Problem 404 and 409."""
+        record = self.store.load(game_id, pipe)
+        if record is None:
+            raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
+        if record.status is GameStatus.WAITING:
+            raise Problem(
+                409, "game_not_started", "the game starts when every human seat has joined"
+            )
+        if record.status is GameStatus.OVER:
+            raise Problem(409, "game_over", "the game is over")
+        return record
+
+    def _check_if_match(
+        self,
+        record: GameRecord,
+        game: Game,
+        state: Any,
+        seat: int,
+        prompts: Mapping[int, Prompt],
+        if_match: int | None,
+    ) -> None:
+        """Raise Problem 412 unless ``if_match`` is a version at which ``seat``'s current
+        decision already stood (or, for a seat that owes nothing, the current version)."""
+        if if_match is None:
+            return
+        if seat in prompts:
+            decision = record.decision(seat)
+            if decision <= if_match <= record.version:
+                return
+            if if_match > record.version:
+                detail = f"the game is only at version {record.version}, not {if_match}"
+            else:
+                detail = (
+                    f"seat {seat}'s decision changed at version {decision} (after the version "
+                    f"{if_match} you sent): read the current view and choose again"
+                )
+        else:
+            if if_match == record.version:
+                return
+            detail = (
+                f"the game is at version {record.version}, not {if_match}, and seat {seat} owes "
+                "no decision now"
+            )
+        raise Problem(
+            412,
+            "version_mismatch",
+            detail,
+            current=self.observe(record, seat, state),
+            version=record.version,
+            decision=record.decision(seat) if seat in prompts else None,
+        )
 
     def play_fallback(self, game_id: str, seat: int, due: float) -> str:
         """Play the random bot for ``seat`` if its decision that fell due at ``due`` is still
@@ -436,34 +497,38 @@ class GameService:
         state = game.load_state(record.state)
         if seat not in game.to_act(state):
             return "nothing owed"
-        rng = random.Random(f"{record.commitment}:{record.version}:{seat}:fallback")
+        decision = record.decision(seat)
+        rng = random.Random(f"{record.commitment}:{decision}:{seat}:fallback")
         action = RandomBot().choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:
             self.act(
                 game_id,
                 seat,
                 action,
-                if_match=record.version,
-                idempotency_key=f"fallback-{record.version}",
+                if_match=decision,
+                idempotency_key=f"fallback-{decision}",
                 fallback=True,
                 answer_ttl=SERVICE_ANSWER_TTL,
             )
         except Problem as problem:
-            if problem.code == "version_mismatch":
+            if problem.code in ("version_mismatch", "game_over"):
                 return "raced"
             raise
         self.store.count(self.store.redis, game_id, "missed", seat)
         return "fallback played"
 
-    def owed(self, record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
-        """The decision ``seat`` owes now, as a one-item list (empty for spectators and seats
-        that owe nothing): what every feed says first."""
-        prompts = self.prompts(record)
-        if seat is None or seat not in prompts:
+    def owed(
+        self, record: GameRecord, seat: int | None, detail: Detail = "full"
+    ) -> list[dict[str, Any]]:
+        """The decision ``seat`` owes now, completed (view, legal actions, decision id), as a
+        one-item list (empty for spectators and seats that owe nothing): what every feed says
+        first."""
+        if seat is None:
             return []
-        return [decision_due(record, seat, prompts[seat])]
+        notice = self.briefing.owed(record, seat, detail)
+        return [] if notice is None else [notice]
 
-    def pending_for(self, account_id: str) -> list[dict[str, Any]]:
+    def pending_for(self, account_id: str, detail: Detail = "full") -> list[dict[str, Any]]:
         """Every decision the account owes now, across its games (what its feed says first)."""
         pending = []
         for game_id in self.accounts.games(account_id):
@@ -472,5 +537,5 @@ class GameService:
                 continue
             for seat, info in enumerate(record.seats):
                 if info.account == account_id:
-                    pending.extend(self.owed(record, seat))
+                    pending.extend(self.owed(record, seat, detail))
         return pending

@@ -20,7 +20,9 @@ from service.store import GameStatus
 
 
 def play_bot(game_id: str, seat: int, version: int) -> str:
-    """Play ``seat`` of ``game_id`` if the game is still at ``version``; returns what happened."""
+    """Play ``seat`` of ``game_id`` if the decision it owes fell due at or before ``version``
+    (the version the job was enqueued for); returns what happened. A job whose seat has a
+    newer decision does nothing: that decision got its own job."""
     settings = Settings()
     service = game_service(settings)
     moves = 0
@@ -28,8 +30,6 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         record = service.store.load(game_id)
         if record is None or record.status is not GameStatus.ACTIVE:
             return f"done after {moves} moves: game not active"
-        if record.version != version:
-            return f"done after {moves} moves: stale (at {record.version}, job for {version})"
         info = record.seats[seat]
         if info.kind != "bot" or info.bot is None:
             return "not a bot seat"
@@ -37,22 +37,25 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         state = game.load_state(record.state)
         if seat not in game.to_act(state):
             return f"done after {moves} moves: nothing owed"
+        decision = record.decision(seat)
+        if decision > version:
+            return f"done after {moves} moves: stale (decision {decision}, job for {version})"
         bot = game.bots[info.bot]()
-        rng = random.Random(f"{record.commitment}:{version}:{seat}")
+        rng = random.Random(f"{record.commitment}:{decision}:{seat}")
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:
             answer = service.act(
                 game_id,
                 seat,
                 action,
-                if_match=version,
-                idempotency_key=f"bot-{version}",
+                if_match=decision,
+                idempotency_key=f"bot-{decision}",
                 skip_bot_seat=seat,
                 answer_ttl=SERVICE_ANSWER_TTL,
             )
         except Problem as problem:
-            if problem.code == "version_mismatch":
-                return f"done after {moves} moves: raced at {version}"
+            if problem.code in ("version_mismatch", "idempotency_key_reused", "game_over"):
+                return f"done after {moves} moves: raced at decision {decision}"
             raise
         moves += 1
         version = answer["version"]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
+
+from engine.games import LISTED, catalogue
 
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
@@ -16,6 +19,36 @@ def is_cursor(text: str) -> bool:
     if match is None:
         return False
     return text == "0" or all(int(part) < 2**64 for part in match.groups()[1:])
+
+
+class Typed(fields.Raw):
+    """A field whose schema differs per game: ``{Game}{part}`` in the document's per-game
+    components (``service.components``). It loads any JSON object (the game checks it) and
+    dumps as is.
+    ``generic`` is its schema where no game is known (e.g. a ``$ref`` to a union)."""
+
+    def __init__(self, part: str, generic: dict | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.part = part
+        self.generic = generic or {"type": "object"}
+
+    default_error_messages = {"invalid": "Not a valid object."}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise self.make_error("invalid")
+        return value
+
+
+def carries_game_data(field: fields.Field) -> bool:
+    """Whether ``field`` holds a ``Typed`` field, itself or nested (lists, nested schemas)."""
+    if isinstance(field, Typed):
+        return True
+    if isinstance(field, fields.List):
+        return carries_game_data(field.inner)
+    if isinstance(field, fields.Nested):
+        return any(carries_game_data(f) for f in type(field.schema)._declared_fields.values())
+    return False
 
 
 def check_cursor(text: str) -> None:
@@ -34,7 +67,18 @@ class ProblemSchema(Schema):
     detail = fields.String(metadata={"example": "die 2 does not match the city edge to its north"})
     rule = fields.String(metadata={"description": "the engine's code for an illegal action"})
     errors = fields.Dict(metadata={"description": "field -> messages, for validation failures"})
+    field = fields.String(
+        metadata={"description": "with malformed_action: the action's field to fix (a dotted path)"}
+    )
     current = fields.Dict(metadata={"description": "the current view, with version_mismatch"})
+    version = fields.Integer(metadata={"description": "the game's version, with version_mismatch"})
+    decision = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "with version_mismatch: the id of the decision the seat owes now "
+            "(null when it owes none)"
+        },
+    )
 
 
 class HealthSchema(Schema):
@@ -54,9 +98,17 @@ class GameInfoSchema(Schema):
     bots = fields.List(fields.String(), required=True)
     options_schema = fields.Dict(required=True, metadata={"description": "JSON Schema of options"})
     options_example = fields.Dict(required=True)
-    rules = fields.String(
-        metadata={"description": "the project's rules page: rulings and designed data"}
+    rules = fields.Url(
+        required=True,
+        metadata={
+            "description": "the game's rules page served by this service (text/markdown): "
+            "its rulings where the rulebook is silent, and its designed data"
+        },
     )
+
+
+def _bot_names() -> list[str]:
+    return sorted({bot for game in catalogue() for bot in game.bots})
 
 
 class SeatSpecSchema(Schema):
@@ -65,7 +117,8 @@ class SeatSpecSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "external"]))
     name = fields.String(validate=validate.Length(max=64))
     bot = fields.String(
-        validate=validate.Length(min=1, max=64), metadata={"description": "bundled bot (kind bot)"}
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "bundled bot (kind bot), one of the game's", "enum": _bot_names()},
     )
     account = fields.String(
         validate=validate.Length(min=1, max=64),
@@ -76,7 +129,7 @@ class SeatSpecSchema(Schema):
 class CreateGameSchema(Schema):
     """The body of ``POST /v1/games``."""
 
-    game = fields.String(required=True, metadata={"example": "carcassonne"})
+    game = fields.String(required=True, metadata={"example": "carcassonne", "enum": list(LISTED)})
     seats = fields.List(
         fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=8)
     )
@@ -103,12 +156,57 @@ class SeatSchema(Schema):
 
 
 class PromptSchema(Schema):
-    """A decision a seat owes."""
+    """A decision a seat owes now."""
 
-    kind = fields.String(required=True)
-    sealed = fields.Boolean(required=True)
-    text = fields.String()
-    deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+    kind = fields.String(
+        required=True,
+        metadata={"description": "the game's name for the decision", "example": "build"},
+    )
+    sealed = fields.Boolean(
+        required=True,
+        metadata={"description": "hidden from the other seats until the game resolves it"},
+    )
+    text = fields.String(metadata={"description": "the decision in a sentence, for people"})
+    deadline = fields.Float(
+        allow_none=True,
+        metadata={"description": "epoch seconds by which the seat must decide (null: no clock)"},
+    )
+    decision = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the decision id: the version at which this seat's current decision "
+            "fell due. `If-Match` with it, or with any later version, succeeds as long as the "
+            "decision stands; other seats' choices (sealed or not) never change it unless they "
+            "change what this seat may do.",
+            "example": 7,
+        },
+    )
+
+
+TO_ACT = {
+    "description": "who owes a decision now: seat number (a string, JSON keys are) -> prompt; "
+    "several seats at once in simultaneous phases, empty when nobody does",
+    "example": {
+        "0": {
+            "kind": "build",
+            "sealed": False,
+            "text": "place dice",
+            "deadline": None,
+            "decision": 7,
+        }
+    },
+}
+
+
+class ResultSchema(Schema):
+    """The end of a game: scores (whole numbers in every game), ranks, winners, detail."""
+
+    scores = fields.List(fields.Integer(), required=True, metadata={"example": [42, 17]})
+    ranks = fields.List(
+        fields.Integer(), required=True, metadata={"description": "1 is best; ties share"}
+    )
+    winners = fields.List(fields.Integer(), required=True, metadata={"example": [0]})
+    detail = Typed("ResultDetail", required=True, metadata={"description": "the game's own detail"})
 
 
 class GameSchema(Schema):
@@ -120,8 +218,10 @@ class GameSchema(Schema):
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     options = fields.Dict(required=True)
-    to_act = fields.Dict(keys=fields.String(), values=fields.Nested(PromptSchema), required=True)
-    result = fields.Dict(allow_none=True)
+    to_act = fields.Dict(
+        keys=fields.String(), values=fields.Nested(PromptSchema), required=True, metadata=TO_ACT
+    )
+    result = fields.Nested(ResultSchema, allow_none=True)
     commitment = fields.String(required=True, metadata={"description": "sha256 of the seed"})
     seed = fields.String(
         allow_none=True, metadata={"description": "revealed when the game is over"}
@@ -156,20 +256,23 @@ class ViewSchema(Schema):
     """What the caller may see of a game now."""
 
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "the game's name"})
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True, required=True)
-    status = fields.String(required=True)
-    view = fields.Dict(
-        required=True, metadata={"description": "the game's own view; see the rules page"}
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "active", "over"]))
+    view = Typed(
+        "GameView", required=True, metadata={"description": "the game's own view of the caller"}
     )
-    to_act = fields.Dict(keys=fields.String(), values=fields.Nested(PromptSchema), required=True)
-    result = fields.Dict(allow_none=True)
+    to_act = fields.Dict(
+        keys=fields.String(), values=fields.Nested(PromptSchema), required=True, metadata=TO_ACT
+    )
+    result = Typed("Result", allow_none=True, required=True)
 
 
 class LegalActionSchema(Schema):
     """One legal action with a sentence for people."""
 
-    action = fields.Dict(required=True)
+    action = Typed("Action", required=True, metadata={"description": "post it as it is"})
     text = fields.String(required=True)
 
 
@@ -177,16 +280,26 @@ class LegalActionsSchema(Schema):
     """Every legal action of the caller's seat now (empty when it owes nothing)."""
 
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "the game's name"})
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     deadline = fields.Float(allow_none=True)
+    decision = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the id of the decision these actions answer (for If-Match)"},
+    )
     actions = fields.List(fields.Nested(LegalActionSchema), required=True)
 
 
 class ActionRequestSchema(Schema):
     """The body of a move: one of the seat's legal actions."""
 
-    action = fields.Dict(required=True, metadata={"example": {"type": "reroll"}})
+    action = Typed(
+        "Action",
+        generic={"$ref": "#/components/schemas/Action"},
+        required=True,
+        metadata={"example": {"type": "reroll"}},
+    )
 
 
 class MoveHeadersSchema(Schema):
@@ -194,19 +307,26 @@ class MoveHeadersSchema(Schema):
 
     if_match = fields.String(
         data_key="If-Match",
-        metadata={"description": 'the version the move is for, e.g. "7"; 412 when stale'},
+        metadata={
+            "description": 'the seat\'s decision id or any later version you read, e.g. "7"; '
+            "412 only when the seat's own decision changed since"
+        },
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
         validate=validate.Length(min=1, max=128),
-        metadata={"description": "a retry with the same key returns the first answer"},
+        metadata={
+            "description": "a retry with the same key and action returns the first answer, "
+            "whatever the interleaving; the same key with another action is refused "
+            "(422 idempotency_key_reused)"
+        },
     )
 
 
 class MoveResultSchema(ViewSchema):
     """The answer of a move: the new version, the caller's events and view."""
 
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(Typed("Event"), required=True)
 
 
 class LogEntrySchema(Schema):
@@ -215,7 +335,12 @@ class LogEntrySchema(Schema):
     n = fields.Integer(required=True)
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True, required=True)
-    action = fields.Dict(allow_none=True, required=True)
+    action = Typed(
+        "LogAction",
+        allow_none=True,
+        required=True,
+        metadata={"description": "null: another seat's sealed action, until the game is over"},
+    )
     sealed = fields.Boolean(required=True)
     fallback = fields.Boolean(metadata={"description": "played by the service after a deadline"})
     draws = fields.List(
@@ -252,20 +377,93 @@ class EventsQuerySchema(Schema):
         validate=validate.Range(min=0, max=30),
         metadata={"description": "seconds to wait for an event when there is none yet"},
     )
+    detail = fields.String(
+        load_default="full",
+        validate=validate.OneOf(["full", "compact", "none"]),
+        metadata={
+            "description": "what decision_due notices carry: `full` (the seat's view and legal "
+            "actions with texts), `compact` (view and actions without texts) or `none`"
+        },
+    )
 
 
-class EventSchema(Schema):
-    """One event of a game's feed."""
+def _entry_type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]))
 
-    id = fields.String(required=True)
-    type = fields.String(required=True)
+
+class _EntrySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "the entry's cursor"})
+
+
+class GameCreatedEntrySchema(_EntrySchema):
+    """The game was created."""
+
+    type = _entry_type("game_created")
+    game = fields.String(required=True)
+    commitment = fields.String(required=True)
+
+
+class SeatJoinedEntrySchema(_EntrySchema):
+    """A human seat was taken."""
+
+    type = _entry_type("seat_joined")
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True)
+
+
+class GameStartedEntrySchema(_EntrySchema):
+    """Every seat is taken; the first decisions are owed."""
+
+    type = _entry_type("game_started")
+    to_act = fields.Dict(
+        keys=fields.String(), values=fields.Nested(PromptSchema), required=True, metadata=TO_ACT
+    )
+
+
+class ToActEntrySchema(_EntrySchema):
+    """Who owes a decision after a move."""
+
+    type = _entry_type("to_act")
+    version = fields.Integer(required=True)
+    to_act = fields.Dict(
+        keys=fields.String(), values=fields.Nested(PromptSchema), required=True, metadata=TO_ACT
+    )
+
+
+class ActionEntrySchema(_EntrySchema):
+    """A seat moved (a sealed action is null until the game resolves it)."""
+
+    type = _entry_type("action")
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    action = Typed("Action", allow_none=True, required=True)
+    sealed = fields.Boolean(required=True)
+
+
+class GameEventEntrySchema(_EntrySchema):
+    """Something the move caused, as the game tells it (``to``: private to those seats)."""
+
+    type = _entry_type("game_event")
+    version = fields.Integer(required=True)
+    event = Typed("Event", required=True)
+    to = fields.List(fields.Integer())
+
+
+class GameOverEntrySchema(_EntrySchema):
+    """The game is over: its result and the revealed seed."""
+
+    type = _entry_type("game_over")
+    version = fields.Integer(required=True)
+    result = Typed("Result", required=True)
+    seed = fields.String(required=True)
 
 
 class EventsSchema(Schema):
     """What the caller owes now, events after the cursor, and the cursor to pass next."""
 
+    game = fields.String(required=True, metadata={"description": "the game's name"})
     pending = fields.List(fields.Nested("PendingSchema"), required=True)
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(Typed("StreamEntry"), required=True)
     cursor = fields.String(required=True)
 
 
@@ -323,15 +521,44 @@ class RegisteredBotSchema(AccountSchema):
     token = fields.String(required=True)
 
 
+class NoticeActionSchema(Schema):
+    """A legal action in a decision notice (its sentence only with detail full)."""
+
+    action = fields.Dict(required=True)
+    text = fields.String()
+
+
 class PendingSchema(Schema):
-    """A decision an account owes now."""
+    """A decision a seat owes (``decision_due``): everything needed to answer it with one
+    POST of one of ``actions`` with ``If-Match: "<decision>"``."""
 
     type = fields.String(required=True)
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
-    version = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the game's version now"})
+    decision = fields.Integer(
+        required=True, metadata={"description": "the decision id: send it as If-Match"}
+    )
     prompt = fields.Nested(PromptSchema, required=True)
-    deadline = fields.Float(allow_none=True)
+    deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+    current = fields.Boolean(
+        metadata={
+            "description": "false when the decision was answered or superseded since the "
+            "notice was written (then it carries no view or actions)"
+        }
+    )
+    last_round_trip = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "seconds from this seat's previous decision falling due to its move "
+            "being applied, in this game (null before its first)"
+        },
+    )
+    view = fields.Dict(metadata={"description": "the seat's view (detail full or compact)"})
+    actions = fields.List(
+        fields.Nested("NoticeActionSchema"),
+        metadata={"description": "the legal actions (texts only with detail full)"},
+    )
 
 
 class FeedSchema(Schema):

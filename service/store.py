@@ -10,7 +10,10 @@ caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``
 from __future__ import annotations
 
 import enum
+import hashlib
 import json
+import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
@@ -74,6 +77,14 @@ class GameRecord:
     tournament: str | None = None
     due: dict[str, float] = field(default_factory=dict)
     """seat (as text) -> when its current decision fell due (epoch seconds)."""
+    decisions: dict[str, int] = field(default_factory=dict)
+    """seat (as text) -> the version at which its current decision fell due: the seat's
+    concurrency token (``If-Match`` at or after it succeeds while the decision stands)."""
+
+    def decision(self, seat: int) -> int:
+        """The id of ``seat``'s current decision (the game's version for a record that
+        predates decision ids)."""
+        return self.decisions.get(str(seat), self.version)
 
     def deadline(self, seat: int) -> float | None:
         """When ``seat``'s current decision times out, if the game has a clock."""
@@ -87,15 +98,55 @@ class Conflict(Exception):
     """A record that should not exist yet does (create of an existing id)."""
 
 
-_FIELDS = ("meta", "state", "version", "counter", "status", "result", "due")
+class Contention(Exception):
+    """Compare-and-set gave up: the watched keys kept changing through every attempt."""
+
+    def __init__(self, attempts: int) -> None:
+        super().__init__(f"gave up after {attempts} compare-and-set attempts")
+        self.attempts = attempts
+
+
+class KeyReused(Exception):
+    """An idempotency key came back with a different request body."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How compare-and-set retries: full-jitter exponential backoff, a bounded number of
+    attempts (then :class:`Contention`)."""
+
+    attempts: int = 24
+    base: float = 0.002
+    cap: float = 0.1
+
+    def delay(self, attempt: int) -> float:
+        return random.uniform(0, min(self.cap, self.base * 2**attempt))
+
+
+_FIELDS = ("meta", "state", "version", "counter", "status", "result", "due", "decisions")
+
+
+def fingerprint(body: Any) -> str:
+    """What identifies a request body for an idempotency key (canonical JSON, hashed)."""
+    return hashlib.sha256(codec.canonical_json(body).encode()).hexdigest()
 
 
 class GameStore:
     """Reads and compare-and-set writes of games; the connection is passed in."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "dh") -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        prefix: str = "dh",
+        backoff: Backoff | None = None,
+        on_retry: Callable[[], None] | None = None,
+    ) -> None:
         self.redis = client
         self.prefix = prefix
+        self.backoff = backoff or Backoff()
+        self.on_retry = on_retry
+        self.retries = 0
+        """Compare-and-set retries made by this store (also reported through ``on_retry``)."""
 
     # --- keys -----------------------------------------------------------------------------
     def key_for(self, game_id: str, part: str) -> str:
@@ -132,6 +183,7 @@ class GameStore:
             "status": record.status.value,
             "result": json.dumps(record.result),
             "due": json.dumps(record.due),
+            "decisions": json.dumps(record.decisions),
         }
 
     @staticmethod
@@ -157,6 +209,7 @@ class GameStore:
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
             due=json.loads(raw["due"] or "{}"),
+            decisions=json.loads(raw["decisions"] or "{}"),
         )
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
@@ -203,21 +256,39 @@ class GameStore:
         run the writes in MULTI/EXEC, retry from the start on ``WatchError``.
 
         ``decide`` may raise to abort without writing; ``writes`` None means nothing to write.
+        Either way the answer stands only if nothing watched changed meanwhile: an error or a
+        read-only answer is confirmed by an empty transaction, so no caller ever acts on a
+        torn read (a key read before a concurrent commit, the record after it). Retries back
+        off with jitter; after ``backoff.attempts`` it raises :class:`Contention`.
         """
         with self.redis.pipeline() as pipe:
-            while True:
+            for attempt in range(self.backoff.attempts):
                 try:
                     pipe.watch(*keys)
-                    writes, value = decide(pipe)
-                    if writes is None:
-                        pipe.unwatch()
-                        return value
+                    try:
+                        writes, value = decide(pipe)
+                    except redis.RedisError:
+                        raise
+                    except Exception:
+                        self._confirm(pipe)
+                        raise
                     pipe.multi()
-                    writes(pipe)
+                    if writes is not None:
+                        writes(pipe)
                     pipe.execute()
                     return value
                 except redis.WatchError:
-                    continue
+                    self.retries += 1
+                    if self.on_retry is not None:
+                        self.on_retry()
+                    time.sleep(self.backoff.delay(attempt))
+        raise Contention(self.backoff.attempts)
+
+    @staticmethod
+    def _confirm(pipe: Pipeline) -> None:
+        """Raise WatchError if a watched key changed since WATCH (an empty MULTI/EXEC)."""
+        pipe.multi()
+        pipe.execute()
 
     # --- log ------------------------------------------------------------------------------
     def append_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:
@@ -227,12 +298,24 @@ class GameStore:
         return [json.loads(item) for item in self.redis.lrange(self.key_for(game_id, "log"), 0, -1)]
 
     # --- idempotency ----------------------------------------------------------------------
-    def remember(self, pipe: Pipeline, key: str, response: dict[str, Any], ttl: int) -> None:
-        pipe.set(key, json.dumps(response), ex=ttl)
+    def remember(
+        self, pipe: Pipeline, key: str, body: Any, response: dict[str, Any], ttl: int
+    ) -> None:
+        """Keep the answer to the request ``body`` under its idempotency key."""
+        stored = {"fingerprint": fingerprint(body), "answer": response}
+        pipe.set(key, json.dumps(stored), ex=ttl)
 
-    def recall(self, client: Pipeline | redis.Redis, key: str) -> dict[str, Any] | None:
+    def recall(self, client: Pipeline | redis.Redis, key: str, body: Any) -> dict[str, Any] | None:
+        """The answer kept under ``key``, or None. Raises KeyReused when it answered another
+        body."""
         raw = client.get(key)
-        return None if raw is None else json.loads(raw)
+        if raw is None:
+            return None
+        stored = json.loads(raw)
+        if stored["fingerprint"] != fingerprint(body):
+            raise KeyReused(key)
+        answer: dict[str, Any] = stored["answer"]
+        return answer
 
     # --- events ---------------------------------------------------------------------------
     def publish(self, pipe: Pipeline | redis.Redis, game_id: str, event: dict[str, Any]) -> None:
@@ -263,6 +346,11 @@ class GameStore:
 
     def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
         pipe.rpush(self.key_for(game_id, f"times:{seat}"), f"{seconds:.4f}")
+
+    def last_time(self, game_id: str, seat: int) -> float | None:
+        """The seat's decision time (s) for its latest decision, or None before its first."""
+        last = self.redis.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+        return None if last is None else float(last)
 
     def stats(self, game_id: str, seats: int) -> list[dict[str, Any]]:
         """Per seat: illegal actions attempted, deadlines missed, decision times (s)."""

@@ -7,6 +7,7 @@ persistence; each test starts from an empty database.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -127,11 +128,12 @@ def _child_env(redis_url: str) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def live_server(redis_url: str) -> Iterator[str]:
-    """The API under a real gunicorn (gthread workers) on a free port; yields its base URL."""
+@contextlib.contextmanager
+def gunicorn_server(redis_url: str, workers: int = 2, extra: Sequence[str] = ()) -> Iterator[str]:
+    """The API under a real gunicorn on a free port, stopped on exit; yields its base URL.
+    ``extra``: more gunicorn arguments."""
     port = free_port()
-    logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it for the session
+    logfile = tempfile.NamedTemporaryFile(  # noqa: SIM115 - gunicorn writes to it while it runs
         prefix="dicehall-gunicorn-", suffix=".log", delete=False
     )
     proc = subprocess.Popen(
@@ -144,7 +146,8 @@ def live_server(redis_url: str) -> Iterator[str]:
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            "2",
+            str(workers),
+            *extra,
             "service.app:create_app()",
         ],
         cwd=ROOT,
@@ -158,8 +161,24 @@ def live_server(redis_url: str) -> Iterator[str]:
     except RuntimeError:
         proc.kill()
         raise RuntimeError(Path(logfile.name).read_text()) from None
-    yield base
-    stop(proc)
+    try:
+        yield base
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_url: str) -> Iterator[str]:
+    """The API under a real gunicorn on a free port for the whole session."""
+    with gunicorn_server(redis_url) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def second_live_server(redis_url: str) -> Iterator[str]:
+    """A second, independent gunicorn on the same Redis (two API instances)."""
+    with gunicorn_server(redis_url) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

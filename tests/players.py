@@ -7,6 +7,8 @@ from typing import Any
 
 import requests
 
+from clients.verifier import Audit, audit_game
+
 
 class Player:
     """One human seat, driven over HTTP with requests."""
@@ -100,3 +102,17 @@ def play_until_over(
             reply = player.act(action, **{"If-Match": f'"{summary["version"]}"'})
             assert reply.status_code in (200, 412), reply.text
     raise AssertionError("game did not finish in time")
+
+
+def verify_finished(base: str, game_id: str) -> Audit:
+    """Audit a finished game from what the API publishes: summary, log and every seat's final
+    view (and the spectator's)."""
+    summary = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+    log = requests.get(f"{base}/v1/games/{game_id}/log", timeout=10).json()
+    views: dict[int | None, Any] = {
+        None: requests.get(f"{base}/v1/games/{game_id}/view", timeout=10).json()["view"]
+    }
+    for seat in range(len(summary["seats"])):
+        reply = requests.get(f"{base}/v1/games/{game_id}/view", params={"seat": seat}, timeout=10)
+        views[seat] = reply.json()["view"]
+    return audit_game(summary, log, views)

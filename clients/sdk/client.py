@@ -176,6 +176,15 @@ class Client:
         """One game of the catalogue."""
         return self._json("GET", f"/catalogue/{name}")
 
+    def rules(self, name: str) -> str:
+        """A game's rules page (markdown: rulings and designed data)."""
+        response = self.request(
+            "GET",
+            f"/catalogue/{name}/rules",
+            headers={"Accept": "text/markdown, application/problem+json"},
+        )
+        return response.text
+
     def games(self, limit: int = 20, offset: int = 0) -> list[Json]:
         """A page of game summaries, newest first."""
         return list(self._json("GET", "/games", params={"limit": limit, "offset": offset})["games"])

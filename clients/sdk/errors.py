@@ -80,12 +80,19 @@ class StaleVersion(Conflict):
 
 
 class IllegalActionError(ProblemError):
-    """422: the rules refuse the move (``rule`` is the engine's own code) or the body is bad."""
+    """422: the rules refuse the move (``illegal_action``: ``rule`` is the engine's own code),
+    the action has the wrong shape (``malformed_action``: ``field`` names what to fix) or the
+    body is bad."""
 
     @property
     def rule(self) -> str | None:
         rule = self.body.get("rule")
         return str(rule) if rule is not None else None
+
+    @property
+    def field(self) -> str | None:
+        field = self.body.get("field")
+        return str(field) if field is not None else None
 
 
 class RateLimited(ProblemError):

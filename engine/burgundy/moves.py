@@ -1,16 +1,10 @@
 """A round's decision: enumerating every legal one and explaining why any other is illegal.
 
-One action is a seat's whole decision for a round (it is sealed until every seat decided):
-
-- ``{"type": "mark", "sell": bool, "pip": 0|1, "colour": 0|1, "hex": [row, col],
-  "bonus": null | {"kind": "monk", "colour": name} | {"kind": "worker", "value": 1-6}
-  | {"kind": "silver", "pip": 0|1, "colour": 0|1, "hex": [row, col]}}``
-- ``{"type": "take_worker", "sell": bool}``, legal only when no mark is possible with the
-  dice as rolled (see RULES.md, Rulings).
-
-``pip``/``colour`` index the two pip dice and the two colour dice of the roll. ``sell`` is
-true to sell every commodity first (only offered when the double hourglass was rolled and the
-seat has a commodity; otherwise it must be false).
+One action is a seat's whole decision for a round (it is sealed until every seat decided): a
+``mark`` (a pip die and a colour die, a hex, at most one bonus, an optional sale first) or a
+``take_worker``, legal only when no mark is possible with the dice as rolled (see RULES.md,
+Rulings). Their exact shapes are the JSON Schemas in ``schemas.py``; ``check_round`` sees
+only well-formed actions.
 """
 
 from __future__ import annotations
@@ -173,40 +167,24 @@ def distinct(actions: list[Action], roll: Roll) -> list[Action]:
     return [a for a in actions if canonical_dice(a, roll) == a]
 
 
-def _die(action: dict[str, Any], key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or value not in (0, 1):
-        raise IllegalAction("malformed_action", f'"{key}" must be 0 or 1 (which of the two dice)')
-    return int(value)
-
-
-def parse_hex(value: Any) -> int:
-    """A hex index from ``[row, col]``. Raises IllegalAction."""
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise IllegalAction("malformed_action", "a hex is written [row, col]")
+def parse_hex(value: list[int]) -> int:
+    """A hex index from a well-formed ``[row, col]``. Raises IllegalAction off the duchy."""
     cell = (value[0], value[1])
     if cell not in INDEX:
         raise IllegalAction("unknown_hex", f"there is no hex {list(cell)} on the duchy")
     return INDEX[cell]
 
 
-def _keys(obj: dict[str, Any], keys: set[str], what: str) -> None:
-    if set(obj) != keys:
-        raise IllegalAction("malformed_action", f"{what} takes exactly the keys {sorted(keys)}")
-
-
 def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
-    """Raise IllegalAction (with the rule broken) unless ``action`` is a legal decision."""
+    """Raise IllegalAction (with the rule broken) unless ``action`` is a legal decision.
+
+    ``action`` is well formed (``Game.validate_action``: the shapes are in ``schemas.py``,
+    where one object or null for ``bonus`` is what makes two bonuses a round impossible).
+    """
     kind = action["type"]
     if kind not in ("mark", "take_worker"):
-        raise IllegalAction("unknown_action", f"{kind!r} is not a round decision")
-    sell = action.get("sell")
-    if not isinstance(sell, bool):
-        raise IllegalAction("malformed_action", '"sell" must be true or false')
+        raise IllegalAction("wrong_stage", f"{kind!r} is not a round decision")
+    sell = action["sell"]
     if sell and roll.hourglass != 2:
         raise IllegalAction("no_sale", "commodities sell only in a round with the double hourglass")
     if sell and available(duchy, sheet, COMMODITY) == 0:
@@ -214,61 +192,36 @@ def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
     values = sheet.values
     plain = plain_marks(duchy, values, roll)
     if kind == "take_worker":
-        _keys(action, {"type", "sell"}, "take_worker")
         if plain:
             raise IllegalAction(
                 "mark_possible", "you may take a worker only when no mark is possible with the dice"
             )
         return
-    _keys(action, {"type", "sell", "pip", "colour", "hex", "bonus"}, "a mark")
-    p, c, h = _die(action, "pip"), _die(action, "colour"), parse_hex(action["hex"])
+    p, c, h = action["pip"], action["colour"], parse_hex(action["hex"])
     value, colour = roll.pips[p], roll.colours[c]
     bonus = action["bonus"]
-    if isinstance(bonus, list):
-        if len(bonus) > 1:
-            raise IllegalAction(
-                "one_bonus_per_round", "you may use at most one bonus in a round, never two"
-            )
-        raise IllegalAction("malformed_action", '"bonus" is one object or null')
-    if bonus is not None and not isinstance(bonus, dict):
-        raise IllegalAction("malformed_action", '"bonus" is one object or null')
     second: tuple[int, int, int] | None = None
     if bonus is not None:
-        bkind = bonus.get("kind")
+        bkind = bonus["kind"]
         if bkind == "monk":
-            _keys(bonus, {"kind", "colour"}, "a monk")
             if available(duchy, sheet, MONK) == 0:
                 raise IllegalAction("no_monk", "you have no monk to use")
-            if bonus["colour"] not in COLOURS:
-                raise IllegalAction("malformed_action", f"a monk changes a die to one of {COLOURS}")
             if bonus["colour"] == colour:
                 raise IllegalAction(
                     "monk_same_colour", "a monk must change the die to another colour"
                 )
             colour = bonus["colour"]
         elif bkind == "worker":
-            _keys(bonus, {"kind", "value"}, "a worker")
             if available(duchy, sheet, WORKER) == 0:
                 raise IllegalAction("no_worker", "you have no worker to use")
-            new = bonus["value"]
-            if isinstance(new, bool) or new not in range(1, 7):
-                raise IllegalAction("malformed_action", "a worker changes a pip die to 1-6")
-            if new == value:
+            if bonus["value"] == value:
                 raise IllegalAction("worker_same_value", "a worker must change the pip value")
-            value = new
-        elif bkind == "silver":
-            if set(bonus) & {"monk", "worker", "bonus", "change", "value", "new_colour"}:
-                raise IllegalAction(
-                    "one_bonus_per_round",
-                    "a silver's second mark uses the dice as rolled: no monk or worker with it",
-                )
-            _keys(bonus, {"kind", "pip", "colour", "hex"}, "a silver")
+            value = bonus["value"]
+        else:
             sale = silver_from_sale(duchy, sheet) if sell else 0
             if available(duchy, sheet, SILVER) + sale == 0:
                 raise IllegalAction("no_silver", "you have no silver to use")
-            second = (_die(bonus, "pip"), _die(bonus, "colour"), parse_hex(bonus["hex"]))
-        else:
-            raise IllegalAction("malformed_action", 'a bonus "kind" is monk, worker or silver')
+            second = (bonus["pip"], bonus["colour"], parse_hex(bonus["hex"]))
     err = mark_error(duchy, values, h, colour, value)
     if err is not None:
         raise IllegalAction(*err)

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from engine.burgundy import schemas
 from engine.burgundy.bots import HeuristicBot
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, Duchy
 from engine.burgundy.moves import (
@@ -83,6 +84,10 @@ class Burgundy(Game):
     max_seats = 5
     options_schema = BurgundyOptions
     state_class = BurgundyState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/burgundy/RULES.md"
     bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -189,14 +194,13 @@ class Burgundy(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: BurgundyState, seat: int, action: Action) -> None:
+        self.validate_action(action)
         if state.stage == "over":
             raise IllegalAction("game_over", "the game is over")
         duchy = DUCHIES[state.duchy]
         if state.stage == "castle":
             if action["type"] != "pick_castle":
-                raise IllegalAction("unknown_action", "first choose a starting castle")
-            if set(action) != {"type", "hex"}:
-                raise IllegalAction("malformed_action", 'pick_castle takes only "hex"')
+                raise IllegalAction("wrong_stage", "first choose a starting castle")
             h = parse_hex(action["hex"])
             if duchy.castle_square[h] is None:
                 raise IllegalAction("not_a_castle", f"{list(CELLS[h])} is not a castle")

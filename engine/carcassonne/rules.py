@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import Schema
 
 from engine.carcassonne import city as geometry
+from engine.carcassonne import schemas
 from engine.carcassonne.bots import BOTS
 from engine.carcassonne.faces import (
     CATAPULT,
@@ -49,15 +50,6 @@ from engine.contract import (
 )
 from engine.dice import Dice
 
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "place": ("die", "x", "y", "rotation"),
-    "keep_knight": ("die",),
-    "reroll": (),
-    "score": (),
-    "hold_knight": (),
-}
-"""Every action type and the fields it takes besides ``type`` (no others are accepted)."""
-
 
 class CarcassonneOptions(Schema):
     """Carcassonne takes no options: 2 to 5 seats play, and a single seat plays solo."""
@@ -73,15 +65,6 @@ def dice_for(held: list[bool], seat: int) -> int:
     return DICE - sum(1 for other, holds in enumerate(held) if holds and other != seat)
 
 
-def _int_field(action: Action, key: str) -> int:
-    value = action.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalAction(
-            "malformed_action", f"a {action['type']} action needs an integer {key!r}"
-        )
-    return value
-
-
 class Carcassonne(Game):
     """Carcassonne: The Dice Game, for 2-5 players, or one playing solo to 42 points."""
 
@@ -91,6 +74,10 @@ class Carcassonne(Game):
     max_seats = 5
     options_schema = CarcassonneOptions
     state_class = CarcassonneState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/carcassonne/RULES.md"
     bots = BOTS
 
@@ -185,14 +172,8 @@ class Carcassonne(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
-        kind = action.get("type")
-        if kind not in ACTION_FIELDS:
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
-        extra = sorted(set(action) - {"type", *ACTION_FIELDS[kind]})
-        if extra:
-            raise IllegalAction(
-                "malformed_action", f"a {kind} action has no field {', '.join(map(repr, extra))}"
-            )
+        self.validate_action(action)
+        kind = action["type"]
         turn = state.turn
         if kind == "place":
             self._check_place(turn, action)
@@ -211,7 +192,7 @@ class Carcassonne(Game):
             )
 
     def _check_die(self, turn: Turn, action: Action, knight: bool) -> str:
-        index = _int_field(action, "die")
+        index = action["die"]
         if not 0 <= index < len(turn.roll):
             raise IllegalAction("no_such_die", f"the current roll has no die {index}")
         die = turn.roll[index]
@@ -232,8 +213,7 @@ class Carcassonne(Game):
 
     def _check_place(self, turn: Turn, action: Action) -> None:
         face = self._check_die(turn, action, knight=False)
-        x, y = _int_field(action, "x"), _int_field(action, "y")
-        rotation = _int_field(action, "rotation")
+        x, y, rotation = action["x"], action["y"], action["rotation"]
         if rotation not in ROTATIONS[face]:
             raise IllegalAction(
                 "bad_rotation",

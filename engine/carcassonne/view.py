@@ -2,16 +2,8 @@
 
 Nothing in this game is hidden (all dice are rolled in the open and the seed never sits in
 the state), so every seat sees the same view; it holds everything needed to rebuild the
-state (:func:`state_from_view`, used by ``sample``). Shape::
-
-    seats, scores, active, pending, over, winner, won_by, target
-    players: [{seat, score, holds_knight, turns}]
-    turn: {seat, dice, doubled, rolls_made, rolls_left, knights, catapults,
-           roll: [{die, face, status}],                 status: free|placed|aside|gone
-           grid: [{x, y, face, rotation, edges, city}],  edges: city edges, e.g. ["N", "E"]
-           cities: [{dice, size, open_edges, closed, points}],
-           scoring: {city, size, points, doubled}}      what "score" would give now
-    last_turn: {seat, ending, city, points, doubled} or null
+state (:func:`state_from_view`, used by ``sample``). Its shape, field by field, is the JSON
+Schema ``VIEW`` in ``schemas.py`` (``tests/engine/test_schemas.py`` keeps the two in step).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
+from engine.diceland import schemas
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
 from engine.diceland.bots import HeuristicBot, RandomBot
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
@@ -47,6 +48,10 @@ class Diceland(Game):
     max_seats = 4
     options_schema = DicelandOptions
     state_class = DicelandState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/diceland/RULES.md"
     bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -200,9 +205,8 @@ class Diceland(Game):
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: DicelandState, seat: int, action: Action) -> None:
-        kind = action.get("type")
-        if kind not in ("choose", "throw", "stop", "cross", "pass"):
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        self.validate_action(action)
+        kind = action["type"]
         wanted = {
             Phase.CHOOSE: ("choose",),
             Phase.PUSH: ("throw", "stop"),
@@ -214,9 +218,7 @@ class Diceland(Game):
                 "wrong_phase", f"{kind!r} is not possible now; expected one of {list(wanted)}"
             )
         if kind == "choose":
-            colour = action.get("colour")
-            if colour not in COLOURS:
-                raise IllegalAction("unknown_colour", f"{colour!r} is not a die colour")
+            colour = action["colour"]
             if colour not in state.last_throw:
                 raise IllegalAction("colour_not_thrown", f"no die shows {colour}")
         elif kind == "pass":
@@ -228,9 +230,7 @@ class Diceland(Game):
             self._check_cross(state, seat, action)
 
     def _check_cross(self, state: DicelandState, seat: int, action: Action) -> None:
-        colour = action.get("colour")
-        if colour not in COLOURS:
-            raise IllegalAction("unknown_colour", f"{colour!r} is not a die colour")
+        colour = action["colour"]
         available = self.dice_for(state, seat)
         if colour not in available:
             if state.phase == Phase.CROSS and seat == state.active:
@@ -240,14 +240,7 @@ class Diceland(Game):
             else:
                 reason = f"no die of the throw shows {colour}"
             raise IllegalAction("colour_not_available", reason)
-        hexes = action.get("hexes")
-        if not isinstance(hexes, list) or not all(
-            isinstance(h, list)
-            and len(h) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in h)
-            for h in hexes
-        ):
-            raise IllegalAction("malformed_action", "'hexes' is a list of [q, r] pairs")
+        hexes = action["hexes"]
         board, crossed = self.board(state, seat), self.crossed(state, seat)
         indices = []
         for q, r in hexes:
@@ -536,7 +529,7 @@ class Diceland(Game):
             for s in range(state.seats)
         ]
         return Result(
-            scores=[float(t) for t in treasures],
+            scores=list(treasures),
             ranks=ranks_from_keys(keys),
             detail={"winners": list(state.winners), "turns": state.turn, "treasures": treasures},
         )

@@ -158,7 +158,7 @@ def why_not(state: KingState, seat: int, action: Action) -> tuple[str, str]:
                 f"dice showing the same number and colour are one choice, written with the "
                 f"lowest-numbered dice: keep {same}"
             )
-        return "bad_keep", "keep is a sorted list of 0 to 5 distinct die indices 0..5"
+        return "bad_keep", "list the kept dice in increasing order"
     if kind in ("hire", "take"):
         stack = action.get("stack")
         if stack not in (1, 2, 3, 4, 5) or not state.stacks[stack - 1]:

@@ -26,7 +26,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
-from engine.kingdice import effects, legal, queries
+from engine.kingdice import effects, legal, queries, schemas
 from engine.kingdice.board import DRAGON, NOBODY
 from engine.kingdice.bots import HeuristicBot
 from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKERS, WHITE_GEMS
@@ -48,6 +48,10 @@ class KingOfTheDice(Game):
     max_seats = 4
     options_schema = KingOptions
     state_class = KingState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
     rules_page = "engine/kingdice/RULES.md"
     bots = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -120,9 +124,8 @@ class KingOfTheDice(Game):
 
     # --- moves --------------------------------------------------------------------------
     def check(self, state: KingState, seat: int, action: Action) -> None:
-        kind = action.get("type")
-        if kind not in legal.ALL_TYPES:
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        self.validate_action(action)
+        kind = action["type"]
         if state.over:
             raise IllegalAction("game_over", "the game is over")
         if seat != state.active:
@@ -158,7 +161,7 @@ class KingOfTheDice(Game):
         if state.winner >= 0:
             keys[state.winner] = (10**6, 0)
         return Result(
-            scores=[float(t) for t in totals],
+            scores=list(totals),
             ranks=ranks_from_keys(keys),
             detail={
                 "breakdown": parts,

@@ -19,6 +19,7 @@ from engine.contract import (
     ranks_from_keys,
 )
 from engine.dice import Dice
+from engine.toy import schemas
 
 ROUNDS = 4
 BID_CARDS = (1, 2, 3, 4)
@@ -56,6 +57,10 @@ class SealedBids(Game):
     max_seats = 4
     options_schema = ToyOptions
     state_class = ToyState
+    action_schemas = schemas.ACTIONS
+    view_schema = schemas.VIEW
+    result_detail_schema = schemas.RESULT_DETAIL
+    event_schemas = schemas.EVENTS
 
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> ToyState:
         deck = list(PRIZES)
@@ -86,11 +91,8 @@ class SealedBids(Game):
         return [{"type": "bid", "card": card} for card in state.hands[seat]]
 
     def check(self, state: ToyState, seat: int, action: Action) -> None:
-        if action["type"] != "bid":
-            raise IllegalAction("unknown_action", f"unknown action type {action['type']!r}")
-        card = action.get("card")
-        if not isinstance(card, int) or isinstance(card, bool):
-            raise IllegalAction("malformed_action", "a bid needs an integer 'card'")
+        self.validate_action(action)
+        card = action["card"]
         if card not in state.hands[seat]:
             raise IllegalAction("card_not_in_hand", f"bid card {card} is not in your hand")
 

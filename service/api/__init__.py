@@ -11,7 +11,11 @@ from service.problems import CONTENT_TYPE, TITLES
 from service.schemas import ProblemSchema
 
 BEARER = [{"bearer": []}]
+"""A seat, creator or bot token is required."""
 OPTIONAL_BEARER = [{}, {"bearer": []}]
+"""No token (a spectator) or a token: the document's default (see ``service.app``)."""
+NO_TOKEN = []
+"""The operation reads no token."""
 
 _EXAMPLE_DETAILS = {
     "invalid_json": "the body is not valid JSON",
@@ -24,10 +28,49 @@ _EXAMPLE_DETAILS = {
     "seat_taken": "seat 0 is already taken",
     "game_not_started": "the game starts when every human seat has joined",
     "illegal_action": "die 4 shows a knight; only city dice are placed",
-    "version_mismatch": "the game is at version 12, not 11",
+    "malformed_action": "stack: 5.0 is not of type 'integer'",
+    "version_mismatch": "seat 0's decision changed at version 12 (after the version 11 you "
+    "sent): read the current view and choose again",
+    "idempotency_key_reused": "this Idempotency-Key was used for a different action; use a new "
+    "key per move",
+    "contention": "too many simultaneous writes to game 3f2a9c0d1b7e4a55 (24 attempts); nothing "
+    "was changed, retry shortly",
     "invalid_if_match": 'If-Match takes a version such as "7"',
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
 }
+
+
+def component(name: str) -> dict[str, str]:
+    """A reference to a schema of the document's components (``service.components``): for
+    responses typed per game, which the view function dumps itself."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def operation(blp: Blueprint, operation_id: str, security: list | None = None) -> Any:
+    """Name an operation (its ``operationId``: short, stable, what generated clients call
+    their functions) and say who may call it: ``BEARER``, ``NO_TOKEN``, or by default
+    (None) the document's ``OPTIONAL_BEARER``. An operation-level ``[{}, {bearer}]`` would
+    make openapi-python-client demand an authenticated client, so optional auth is the
+    document's top-level default and operations only override it."""
+    doc: dict[str, Any] = {"operationId": operation_id}
+    if security is not None:
+        doc["security"] = security
+    return blp.doc(**doc)
+
+
+def links(blp: Blueprint, status: int, **targets: dict[str, Any]) -> Any:
+    """OpenAPI links of a success response: ``name={"operationId": ..., "parameters": ...}``.
+    They say how a client (and schemathesis' stateful run) goes on from an answer."""
+    return blp.doc(responses={status: {"links": targets}})
+
+
+def game_link(operation_id: str, pointer: str = "/game_id", **extra: Any) -> dict[str, Any]:
+    """A link to an operation on the game whose id is at ``pointer`` in the response body."""
+    return {
+        "operationId": operation_id,
+        "parameters": {"game_id": f"$response.body#{pointer}"},
+        **extra,
+    }
 
 
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:

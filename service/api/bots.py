@@ -12,7 +12,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.accounts import Account
-from service.api import BEARER, problems
+from service.api import BEARER, NO_TOKEN, operation, problems
+from service.api.events import feed_detail
+from service.briefing import Detail
 from service.context import bearer_token, game_service
 from service.problems import Problem
 from service.schemas import (
@@ -32,8 +34,13 @@ _PENDING = {
     "game_id": "3f2a9c0d1b7e4a55",
     "seat": 1,
     "version": 12,
-    "prompt": {"kind": "build", "sealed": False, "text": "", "deadline": None},
+    "decision": 12,
+    "prompt": {"kind": "build", "sealed": False, "text": "", "deadline": None, "decision": 12},
     "deadline": None,
+    "current": True,
+    "last_round_trip": 0.012,
+    "view": {"seats": 2, "active": 1, "scores": [3, 5]},
+    "actions": [{"action": {"type": "reroll"}, "text": "re-roll 4 dice"}],
 }
 
 
@@ -46,13 +53,17 @@ def current_account() -> Account:
     return account
 
 
-def read_feed(account_id: str, after: str, wait: float) -> tuple[list[dict[str, Any]], str]:
-    """Feed events after ``after``, waiting up to ``wait`` s for the first; the new cursor."""
-    accounts = game_service().accounts
+def read_feed(
+    account_id: str, after: str, wait: float, detail: Detail
+) -> tuple[list[dict[str, Any]], str]:
+    """Feed events after ``after``, waiting up to ``wait`` s for the first; the new cursor.
+    ``decision_due`` notices come completed (view, legal actions, decision id)."""
+    service = game_service()
     block = int(wait * 1000) if wait > 0 else None
-    batch = accounts.read_feed(account_id, after, block)
+    batch = service.accounts.read_feed(account_id, after, block)
     cursor = batch[-1][0] if batch else after
-    return [{"id": eid, **event} for eid, event in batch], cursor
+    events = [{"id": eid, **event} for eid, event in batch]
+    return service.briefing.complete(events, detail), cursor
 
 
 @blp.route("/bots")
@@ -62,6 +73,7 @@ class Bots(MethodView):
     @blp.arguments(RegisterBotSchema, example={"name": "mybot", "owner": "me@example.org"})
     @blp.response(201, RegisteredBotSchema, example={**_ACCOUNT, "token": "bot_abc"})
     @problems(blp, (400, "invalid_json"), (422, "validation_failed"))
+    @operation(blp, "registerBot", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Register an external bot; the answer holds its token (shown once)"""
         account, token = game_service().accounts.register(body["name"], body["owner"])
@@ -74,7 +86,7 @@ class Me(MethodView):
 
     @blp.response(200, AccountSchema, example=_ACCOUNT)
     @problems(blp, (401, "unauthorized"))
-    @blp.doc(security=BEARER)
+    @operation(blp, "getBotAccount", BEARER)
     def get(self) -> dict[str, Any]:
         """Read the bot account of the token"""
         return current_account().public()
@@ -87,13 +99,14 @@ class Feed(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, FeedSchema, example={"pending": [_PENDING], "events": [], "cursor": "0"})
     @problems(blp, (401, "unauthorized"), (422, "validation_failed"))
-    @blp.doc(security=BEARER)
+    @operation(blp, "getBotFeed", BEARER)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """What the bot owes now, and its feed after a cursor (waits up to `wait` s)"""
         account = current_account()
-        pending = game_service().pending_for(account.id)
+        detail = query["detail"]
+        pending = game_service().pending_for(account.id, detail)
         wait = 0.0 if pending else query["wait"]
-        events, cursor = read_feed(account.id, query["after"], wait)
+        events, cursor = read_feed(account.id, query["after"], wait, detail)
         return {"pending": pending, "events": events, "cursor": cursor}
 
 
@@ -103,7 +116,7 @@ class FeedStream(MethodView):
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream")
     @problems(blp, (400, "bad_request"), (401, "unauthorized"))
-    @blp.doc(security=BEARER)
+    @operation(blp, "streamBotFeed", BEARER)
     def get(self) -> Response:
         """Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID"""
         account = current_account()
@@ -113,7 +126,8 @@ class FeedStream(MethodView):
         last = resume or game_service().accounts.last_feed_id(account.id)
         heartbeat = current_app.config["DICEHALL"].heartbeat
         once = request.args.get("once") == "1"
-        pending = game_service().pending_for(account.id)
+        detail = feed_detail()
+        pending = game_service().pending_for(account.id, detail)
 
         def generate() -> Iterator[str]:
             cursor = last
@@ -121,7 +135,7 @@ class FeedStream(MethodView):
             yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
             started = time.monotonic()
             while True:
-                events, cursor = read_feed(account.id, cursor, heartbeat)
+                events, cursor = read_feed(account.id, cursor, heartbeat, detail)
                 if not events:
                     yield ": heartbeat\n\n"
                 for event in events:

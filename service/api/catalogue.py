@@ -1,17 +1,20 @@
-"""``/v1/catalogue``: the games on offer, each with the JSON Schema of its options."""
+"""``/v1/catalogue``: the games on offer, each with the JSON Schema of its options, and each
+game's rules page (its ``RULES.md``: rulings and designed data) as markdown."""
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Any
 
-from flask import current_app
+from flask import Response, current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.contract import Game
 from engine.games import catalogue
-from service.api import problems
+from service.api import NO_TOKEN, operation, problems
 from service.games import lookup_game
+from service.problems import Problem
 from service.schemas import GameInfoSchema
 
 blp = Blueprint("catalogue", __name__, url_prefix="/v1", description="The games on offer")
@@ -24,8 +27,15 @@ _EXAMPLE = {
     "bots": ["heuristic", "random"],
     "options_schema": {"type": "object", "properties": {}},
     "options_example": {},
-    "rules": "engine/carcassonne/RULES.md",
+    "rules": "http://127.0.0.1:8000/v1/catalogue/carcassonne/rules",
 }
+
+
+def rules_text(game: Game) -> str | None:
+    """The game's rules page (``RULES.md`` beside its rules), or None if it has none."""
+    package = type(game).__module__.rpartition(".")[0]
+    page = resources.files(package) / "RULES.md"
+    return page.read_text(encoding="utf-8") if page.is_file() else None
 
 
 def describe(game: Game) -> dict[str, Any]:
@@ -39,7 +49,7 @@ def describe(game: Game) -> dict[str, Any]:
         "bots": sorted(game.bots),
         "options_schema": converter.schema2jsonschema(game.options_schema),
         "options_example": game.options_example(),
-        "rules": game.rules_page or f"engine/{game.name}/RULES.md",
+        "rules": url_for("catalogue.Rules", name=game.name, _external=True),
     }
 
 
@@ -49,6 +59,7 @@ class Catalogue(MethodView):
 
     @blp.response(200, GameInfoSchema(many=True), example=[_EXAMPLE])
     @problems(blp)
+    @operation(blp, "listCatalogue", NO_TOKEN)
     def get(self) -> list[dict[str, Any]]:
         """List the games, with their seat range, bots and options schema"""
         return [describe(game) for game in catalogue()]
@@ -60,6 +71,26 @@ class CatalogueEntry(MethodView):
 
     @blp.response(200, GameInfoSchema, example=_EXAMPLE)
     @problems(blp, (404, "unknown_game"))
+    @operation(blp, "getCatalogueEntry", NO_TOKEN)
     def get(self, name: str) -> dict[str, Any]:
         """Describe one game"""
         return describe(lookup_game(name))
+
+
+@blp.route("/catalogue/<string:name>/rules")
+class Rules(MethodView):
+    """One game's rules page."""
+
+    @blp.response(
+        200,
+        content_type="text/markdown",
+        description="the game's RULES.md: rulings where the rulebook is silent, designed data",
+    )
+    @problems(blp, (404, "unknown_game"), (404, "rules_not_found"))
+    @operation(blp, "getRules", NO_TOKEN)
+    def get(self, name: str) -> Response:
+        """Read a game's rules page (markdown)"""
+        text = rules_text(lookup_game(name))
+        if text is None:
+            raise Problem(404, "rules_not_found", f"{name} has no rules page")
+        return Response(text, mimetype="text/markdown")

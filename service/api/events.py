@@ -7,12 +7,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, jsonify, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.announce import visible
-from service.api import OPTIONAL_BEARER, problems
+from service.api import component, operation, problems
+from service.briefing import DETAILS, Detail
 from service.context import bearer_token, game_service
 from service.games import GameService
 from service.problems import Problem
@@ -21,10 +22,28 @@ from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 
 
+def feed_detail() -> Detail:
+    """The ``detail`` query parameter of an SSE feed (``full`` unless given). Raises Problem
+    400."""
+    detail = request.args.get("detail", "full")
+    for known in DETAILS:
+        if detail == known:
+            return known
+    raise Problem(400, "bad_request", f"detail is one of {', '.join(DETAILS)}")
+
+
 def _read(
-    service: GameService, game_id: str, seat: int | None, after: str, wait: float
+    service: GameService,
+    game_id: str,
+    seat: int | None,
+    after: str,
+    wait: float,
+    detail: Detail = "full",
 ) -> tuple[list[dict[str, Any]], str]:
-    """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor."""
+    """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor.
+
+    For a seat, the batch's last ``to_act`` that makes the seat owe a decision is followed by
+    a completed ``decision_due`` notice (same id) if that decision still stands."""
     deadline = time.monotonic() + wait
     cursor = after
     while True:
@@ -35,7 +54,40 @@ def _read(
             cursor = batch[-1][0]
         shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
         if shown or (not batch and block is None) or time.monotonic() >= deadline:
-            return shown, cursor
+            return _with_decision(service, game_id, seat, shown, detail), cursor
+
+
+def _with_decision(
+    service: GameService,
+    game_id: str,
+    seat: int | None,
+    events: list[dict[str, Any]],
+    detail: Detail,
+) -> list[dict[str, Any]]:
+    if seat is None or detail == "none":
+        return events
+    due = [
+        n
+        for n, event in enumerate(events)
+        if event.get("type") in ("to_act", "game_started") and str(seat) in event["to_act"]
+    ]
+    if not due:
+        return events
+    last = events[due[-1]]
+    prompt = last["to_act"][str(seat)]
+    notice = {
+        "type": "decision_due",
+        "game_id": game_id,
+        "seat": seat,
+        "version": last.get("version"),
+        "decision": prompt.get("decision", last.get("version")),
+        "prompt": prompt,
+        "deadline": prompt.get("deadline"),
+    }
+    briefed = service.briefing.brief(service.store.load(game_id), notice, detail)
+    if not briefed["current"]:
+        return events
+    return [*events[: due[-1] + 1], {"id": last["id"], **briefed}, *events[due[-1] + 1 :]]
 
 
 @blp.route("/games/<string:game_id>/events")
@@ -45,8 +97,9 @@ class Events(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(
         200,
-        EventsSchema,
+        component("Events"),
         example={
+            "game": "carcassonne",
             "pending": [],
             "events": [
                 {
@@ -60,16 +113,18 @@ class Events(MethodView):
         },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
-    @blp.doc(security=OPTIONAL_BEARER)
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    @operation(blp, "listEvents")
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after a cursor; waits up to `wait` seconds when there are none yet"""
         service = game_service()
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
-        pending = service.owed(record, caller.seat)
+        detail = query["detail"]
+        pending = service.owed(record, caller.seat, detail)
         wait = 0.0 if pending and query["after"] == "0" else query["wait"]
-        events, cursor = _read(service, game_id, caller.seat, query["after"], wait)
-        return {"pending": pending, "events": events, "cursor": cursor}
+        events, cursor = _read(service, game_id, caller.seat, query["after"], wait, detail)
+        feed = {"game": record.game, "pending": pending, "events": events, "cursor": cursor}
+        return jsonify(EventsSchema().dump(feed))
 
 
 @blp.route("/games/<string:game_id>/events/stream")
@@ -78,7 +133,7 @@ class EventStream(MethodView):
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream of events")
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (400, "bad_request"))
-    @blp.doc(security=OPTIONAL_BEARER)
+    @operation(blp, "streamEvents")
     def get(self, game_id: str) -> Response:
         """Stream events as SSE; reconnect with Last-Event-ID to resume where you left off"""
         service = game_service()
@@ -89,15 +144,15 @@ class EventStream(MethodView):
             raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
         heartbeat = current_app.config["DICEHALL"].heartbeat
         once = request.args.get("once") == "1"
-
-        pending = service.owed(record, caller.seat)
+        detail = feed_detail()
+        pending = service.owed(record, caller.seat, detail)
 
         def generate() -> Iterator[str]:
             cursor = last
             yield "retry: 2000\n\n"
             yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
             while True:
-                events, cursor = _read(service, game_id, caller.seat, cursor, heartbeat)
+                events, cursor = _read(service, game_id, caller.seat, cursor, heartbeat, detail)
                 if not events:
                     yield ": heartbeat\n\n"
                 for event in events:

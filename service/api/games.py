@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import problems
+from service.api import NO_TOKEN, game_link, links, operation, problems
 from service.context import game_service
 from service.schemas import (
     CreatedGameSchema,
@@ -45,6 +45,7 @@ class Games(MethodView):
 
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema, example={"games": [_GAME_EXAMPLE]})
+    @operation(blp, "listGames", NO_TOKEN)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first"""
         service = game_service()
@@ -70,6 +71,17 @@ class Games(MethodView):
         (422, "invalid_options"),
         (422, "validation_failed"),
     )
+    @links(
+        blp,
+        201,
+        JoinFirstSeat={
+            "operationId": "joinSeat",
+            "parameters": {"game_id": "$response.body#/id", "seat": "0"},
+            "description": "take seat 0 (a human seat)",
+        },
+        GetGame=game_link("getGame", "/id"),
+    )
+    @operation(blp, "createGame", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game with human and bot seats"""
         service = game_service()
@@ -89,6 +101,8 @@ class GameResource(MethodView):
 
     @blp.response(200, GameSchema, example=_GAME_EXAMPLE)
     @problems(blp, (404, "game_not_found"))
+    @links(blp, 200, ListEvents=game_link("listEvents", "/id"))
+    @operation(blp, "getGame")
     def get(self, game_id: str) -> dict[str, Any]:
         """Read a game's public summary (the seed only once it is over)"""
         service = game_service()
@@ -117,6 +131,15 @@ class Join(MethodView):
         (409, "seat_taken"),
         (409, "seat_not_human"),
     )
+    @links(
+        blp,
+        201,
+        ListLegalActions=game_link(
+            "listLegalActions", description="with the seat token: `Authorization: Bearer`"
+        ),
+        GetView=game_link("getView"),
+    )
+    @operation(blp, "joinSeat", NO_TOKEN)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Join a human seat; the answer holds the seat's token (shown once)"""
         record, token = game_service().join(game_id, seat, body.get("name"))

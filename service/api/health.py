@@ -8,7 +8,7 @@ import redis
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import problems
+from service.api import NO_TOKEN, operation, problems
 from service.problems import Problem
 from service.redis_conn import get_redis
 from service.schemas import HealthSchema
@@ -22,6 +22,7 @@ class Health(MethodView):
 
     @blp.response(200, HealthSchema, example={"status": "ok", "redis": "ok"})
     @problems(blp, (503, "redis_unavailable"))
+    @operation(blp, "getHealth", NO_TOKEN)
     def get(self) -> dict[str, Any]:
         """Report whether the API is up and reaches Redis"""
         try:

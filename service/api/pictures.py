@@ -9,7 +9,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import OPTIONAL_BEARER, problems
+from service.api import operation, problems
 from service.context import bearer_token, game_service
 from service.problems import Problem
 from service.schemas import PictureQuerySchema
@@ -33,7 +33,7 @@ class Picture(MethodView):
     @blp.arguments(PictureQuerySchema, location="query")
     @blp.response(200, content_type="image/svg+xml", description="an SVG document")
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (422, "validation_failed"))
-    @blp.doc(security=OPTIONAL_BEARER)
+    @operation(blp, "getPicture")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Draw the caller's view (``player`` picks whose sheet or map)"""
         service = game_service()

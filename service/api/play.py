@@ -8,7 +8,7 @@ from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import BEARER, OPTIONAL_BEARER, problems
+from service.api import BEARER, component, game_link, links, operation, problems
 from service.context import bearer_token, game_service
 from service.problems import Problem
 from service.schemas import (
@@ -26,11 +26,20 @@ blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal ac
 
 _VIEW_EXAMPLE = {
     "game_id": "3f2a9c0d1b7e4a55",
+    "game": "carcassonne",
     "version": 7,
     "seat": 0,
     "status": "active",
     "view": {"seats": 3, "active": 0, "pending": [0], "scores": [3, 0, 1]},
-    "to_act": {"0": {"kind": "build", "sealed": False, "text": "place dice, re-roll or score"}},
+    "to_act": {
+        "0": {
+            "kind": "build",
+            "sealed": False,
+            "text": "place dice, re-roll or score",
+            "deadline": None,
+            "decision": 6,
+        }
+    },
     "result": None,
 }
 
@@ -40,7 +49,7 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None:
         return None
     text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 18:
         raise Problem(400, "invalid_if_match", 'If-Match takes a version such as "7"')
     return int(text)
 
@@ -50,7 +59,7 @@ class ViewResource(MethodView):
     """The caller's view."""
 
     @blp.arguments(ViewQuerySchema, location="query")
-    @blp.response(200, ViewSchema, example=_VIEW_EXAMPLE)
+    @blp.response(200, component("View"), example=_VIEW_EXAMPLE)
     @problems(
         blp,
         (401, "unauthorized"),
@@ -59,7 +68,7 @@ class ViewResource(MethodView):
         (404, "seat_not_found"),
         (422, "validation_failed"),
     )
-    @blp.doc(security=OPTIONAL_BEARER)
+    @operation(blp, "getView")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Read what the caller may see (a seat token: that seat; none: a spectator; `seat`:
         any seat's view once the game is over)"""
@@ -85,22 +94,38 @@ class LegalActions(MethodView):
 
     @blp.response(
         200,
-        LegalActionsSchema,
+        component("LegalActions"),
         example={
             "game_id": "3f2a9c0d1b7e4a55",
+            "game": "carcassonne",
             "version": 7,
             "seat": 0,
+            "deadline": None,
+            "decision": 6,
             "actions": [{"action": {"type": "reroll"}, "text": "re-roll 4 dice"}],
         },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
-    @blp.doc(security=BEARER)
-    def get(self, game_id: str) -> dict[str, Any]:
+    @links(
+        blp,
+        200,
+        PostFirstLegalAction=game_link(
+            "postAction",
+            parameters={
+                "game_id": "$response.body#/game_id",
+                "header.If-Match": '"{$response.body#/version}"',
+            },
+            requestBody={"action": "$response.body#/actions/0/action"},
+            description="post the first legal action, for this version",
+        ),
+    )
+    @operation(blp, "listLegalActions", BEARER)
+    def get(self, game_id: str) -> Response:
         """List every legal action of the caller's seat now (empty when it owes nothing)"""
         service = game_service()
         record = service.record(game_id)
         seat = service.require_seat(service.identify(record, bearer_token()))
-        return service.legal_actions(record, seat)
+        return jsonify(LegalActionsSchema().dump(service.legal_actions(record, seat)))
 
 
 @blp.route("/games/<string:game_id>/actions")
@@ -109,7 +134,9 @@ class Actions(MethodView):
 
     @blp.arguments(MoveHeadersSchema, location="headers")
     @blp.arguments(ActionRequestSchema, example={"action": {"type": "reroll"}})
-    @blp.response(200, MoveResultSchema, example={**_VIEW_EXAMPLE, "version": 8, "events": []})
+    @blp.response(
+        200, component("MoveResult"), example={**_VIEW_EXAMPLE, "version": 8, "events": []}
+    )
     @problems(
         blp,
         (400, "invalid_json"),
@@ -120,16 +147,34 @@ class Actions(MethodView):
         (409, "game_over"),
         (412, "version_mismatch"),
         (422, "illegal_action"),
+        (422, "idempotency_key_reused"),
+        (422, "malformed_action"),
         (422, "validation_failed"),
+        (503, "contention"),
     )
-    @blp.doc(security=BEARER)
-    def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """Make a move for the caller's seat (If-Match and Idempotency-Key make it safe)"""
+    @links(
+        blp,
+        200,
+        ListLegalActions=game_link("listLegalActions"),
+        GetLog=game_link("getLog"),
+    )
+    @operation(blp, "postAction", BEARER)
+    def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> Response:
+        """Make a move for the caller's seat (If-Match and Idempotency-Key make it safe)
+
+        `If-Match` names the seat's own decision: send the `decision` id of its prompt (in
+        `to_act`, the legal actions or a `decision_due` event) or any later version you read.
+        It fails with 412 only when that seat's own decision changed (it was answered, or
+        what it may do changed); other seats deciding at the same time never make it stale.
+        A retry with the same `Idempotency-Key` and action returns the first answer."""
         if_match = parse_if_match(request.headers.get("If-Match"))
         service = game_service()
         record = service.record(game_id)
         seat = service.require_seat(service.identify(record, bearer_token()))
-        return service.act(game_id, seat, body["action"], if_match, headers.get("idempotency_key"))
+        answer = service.act(
+            game_id, seat, body["action"], if_match, headers.get("idempotency_key")
+        )
+        return jsonify(MoveResultSchema().dump(answer))
 
 
 @blp.route("/games/<string:game_id>/log")
@@ -138,7 +183,7 @@ class Log(MethodView):
 
     @blp.response(
         200,
-        LogSchema,
+        component("Log"),
         example={
             "game_id": "3f2a9c0d1b7e4a55",
             "game": "carcassonne",
@@ -154,9 +199,11 @@ class Log(MethodView):
         },
     )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"))
-    @blp.doc(security=OPTIONAL_BEARER)
-    def get(self, game_id: str) -> dict[str, Any]:
+    @operation(blp, "getLog")
+    def get(self, game_id: str) -> Response:
         """Read the action log (with draws and the seed once the game is over)"""
         service = game_service()
         record = service.record(game_id)
-        return service.log(record, service.identify(record, bearer_token()))
+        return jsonify(
+            LogSchema().dump(service.log(record, service.identify(record, bearer_token())))
+        )

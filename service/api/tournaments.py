@@ -8,7 +8,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import problems
+from service.api import NO_TOKEN, operation, problems
 from service.config import Settings
 from service.context import game_service
 from service.pictures.tournament import render_chart
@@ -94,6 +94,7 @@ class Tournaments(MethodView):
         (422, "unknown_account"),
         (422, "invalid_seats"),
     )
+    @operation(blp, "createTournament", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a tournament; the workers play it"""
         run = runner()
@@ -106,6 +107,7 @@ class TournamentResource(MethodView):
 
     @blp.response(200, TournamentSchema, example=_TOURNAMENT)
     @problems(blp, (404, "tournament_not_found"))
+    @operation(blp, "getTournament", NO_TOKEN)
     def get(self, tournament_id: str) -> dict[str, Any]:
         """Read a tournament's progress and standings (the seed once it is finished)"""
         run = runner()
@@ -133,6 +135,7 @@ class TournamentGames(MethodView):
         },
     )
     @problems(blp, (404, "tournament_not_found"))
+    @operation(blp, "listTournamentGames", NO_TOKEN)
     def get(self, tournament_id: str) -> dict[str, Any]:
         """List the games started so far, each replayable and verifiable by its id"""
         run = runner()
@@ -145,6 +148,7 @@ class TournamentChart(MethodView):
 
     @blp.response(200, content_type="image/svg+xml", description="an SVG chart")
     @problems(blp, (404, "tournament_not_found"))
+    @operation(blp, "getTournamentChart", NO_TOKEN)
     def get(self, tournament_id: str) -> Response:
         """Draw the ratings with their intervals"""
         run = runner()

@@ -37,6 +37,7 @@ def every_sdk_call() -> list[tuple[Callable[[Client], Any], Answer | None]]:
         (lambda c: c.health(), None),
         (lambda c: c.catalogue(), None),
         (lambda c: c.game_info("toy"), None),
+        (lambda c: c.rules("carcassonne"), None),
         (lambda c: c.games(), None),
         (lambda c: c.create_game("toy", [{"kind": "human"}]), None),
         (lambda c: c.game("g1"), None),

@@ -71,6 +71,18 @@ def test_illegal_action_names_the_engine_rule(peer: Peer, sdk: Client) -> None:
     assert "edges must match" in str(caught.value)
 
 
+def test_malformed_action_names_the_field(peer: Peer, sdk: Client) -> None:
+    detail = "stack: 5.0 is not of type 'integer'"
+    peer.answer(problem(422, "malformed_action", detail, field="stack"))
+    with pytest.raises(IllegalActionError) as caught:
+        sdk.act("g1", {"type": "hire", "stack": 5.0})
+    assert (caught.value.code, caught.value.field, caught.value.rule) == (
+        "malformed_action",
+        "stack",
+        None,
+    )
+
+
 def test_rate_limited_reads_retry_after_seconds(peer: Peer) -> None:
     client = Client(peer.url)
     peer.answer(Answer(429, {"code": "rate_limited", "detail": "slow down"}, {"Retry-After": "7"}))

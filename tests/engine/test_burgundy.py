@@ -13,7 +13,7 @@ from engine.burgundy.duchy import CELLS, COLOURS, DUCHIES, INDEX
 from engine.burgundy.moves import COMMODITY, MONK, SILVER, WORKER
 from engine.burgundy.sheet import available
 from engine.burgundy.state import HOURGLASS_FACES, BurgundyState, Roll
-from engine.contract import IllegalAction, InvalidOptions
+from engine.contract import IllegalAction, InvalidOptions, MalformedAction
 from engine.dice import Dice, derive
 from tests.engine.contract_checks import random_sim
 
@@ -369,11 +369,15 @@ def test_rule_monk_and_silver_in_one_round_is_illegal():
             {"kind": "silver", "pip": 1, "colour": 1, "hex": [2, 2]},
         ],
     )
-    refused(state, 0, both, "one_bonus_per_round")
     nested = mark(
         0, 1, (2, 3), {"kind": "silver", "pip": 1, "colour": 1, "hex": [2, 2], "monk": "yellow"}
     )
-    refused(state, 0, nested, "one_bonus_per_round")
+    for action, field in ((both, "bonus"), (nested, "bonus.monk")):
+        # "bonus" is one object or null: two bonuses cannot even be written
+        with pytest.raises(MalformedAction) as malformed:
+            GAME.check(state, 0, action)
+        assert malformed.value.field == field
+        assert action not in GAME.legal_actions(state, 0)
     for action in GAME.legal_actions(state, 0):
         assert (
             action["type"] != "mark" or action["bonus"] is None or isinstance(action["bonus"], dict)

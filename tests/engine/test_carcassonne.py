@@ -565,18 +565,21 @@ def test_ruling_band_rotations_beyond_a_half_turn_are_refused_as_duplicates():
     state, dice = new_game()
     set_roll(state, ["band"])
     assert refused(state, dice, place(0, 0, 0, 2)) == "bad_rotation"
-    assert refused(state, dice, place(0, 0, 0, 4)) == "bad_rotation"
+    assert refused(state, dice, place(0, 0, 0, 3)) == "bad_rotation"
+    assert refused(state, dice, place(0, 0, 0, 4)) == "malformed_action"  # only 0-3 exist
 
 
 @pytest.mark.parametrize(
     ("action", "code"),
     [
-        ({"type": "fly"}, "unknown_action"),
+        ({"type": "fly"}, "malformed_action"),
         ({"type": "place", "die": "0", "x": 0, "y": 0, "rotation": 0}, "malformed_action"),
         ({"type": "place", "die": 0, "x": 0, "y": 0}, "malformed_action"),
         ({"type": "place", "die": True, "x": 0, "y": 0, "rotation": 0}, "malformed_action"),
-        ({"type": "place", "die": 9, "x": 0, "y": 0, "rotation": 0}, "no_such_die"),
-        ({"type": "place", "die": -1, "x": 0, "y": 0, "rotation": 0}, "no_such_die"),
+        ({"type": "place", "die": 2, "x": 0, "y": 0, "rotation": 0}, "no_such_die"),
+        ({"type": "place", "die": 8, "x": 0, "y": 0, "rotation": 0}, "no_such_die"),
+        ({"type": "place", "die": 9, "x": 0, "y": 0, "rotation": 0}, "malformed_action"),
+        ({"type": "place", "die": -1, "x": 0, "y": 0, "rotation": 0}, "malformed_action"),
         ({"type": "keep_knight"}, "malformed_action"),
         ({"type": "keep_knight", "die": 1, "why": "x"}, "malformed_action"),
         ({"type": "score", "points": 28}, "malformed_action"),

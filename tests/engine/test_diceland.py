@@ -686,9 +686,11 @@ def bad_cross(kind: str, state, board, colour) -> dict:
     good = GAME.legal_actions(state, 0)[0]["hexes"]
     obstacle = next(i for i in range(len(board.coords)) if board.obstacle_mask >> i & 1)
     other = next(i for i in range(len(board.coords)) if board.colour_of[i] not in (None, colour))
+    grid = [[q, r] for q in range(-6, 12) for r in range(-6, 11)]
+    off_map = next(cell for cell in grid if tuple(cell) not in board.index)
     hexes = {
         "malformed_action": [[0, "a"]],
-        "no_such_hex": [[99, 99], good[1]],
+        "no_such_hex": [off_map, good[1]],
         "already_crossed": [list(board.coords[board.start]), good[1]],
         "not_a_territory": [list(board.coords[obstacle]), good[1]],
         "wrong_territory_colour": [list(board.coords[other]), good[1]],

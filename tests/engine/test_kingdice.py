@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.contract import IllegalAction
+from engine.contract import IllegalAction, MalformedAction
 from engine.dice import Dice
 from engine.kingdice import GAME
 from engine.kingdice.board import DRAGON, NOBODY, closest_targets, distances_from
@@ -125,7 +125,7 @@ def test_describe_survives_malformed_actions():
 @pytest.mark.parametrize(
     ("action", "code"),
     [
-        ({"type": "fly"}, "unknown_action"),
+        ({"type": "fly"}, "malformed_action"),
         ({"type": "stop"}, "wrong_phase"),
         ({"type": "hire", "stack": 3}, "wrong_phase"),
         ({"type": "place", "space": 0}, "wrong_phase"),
@@ -264,10 +264,14 @@ def test_rule_may_stop_before_the_third_roll():
 def test_rule_a_reroll_keep_must_be_a_sorted_set_of_dice():
     state, dice = new_state()
     act(state, {"type": "roll"}, dice)
-    for keep in ([2, 1], [0, 0], [0, 1, 2, 3, 4, 5], [7]):
+    for keep in ([2, 1], [3, 0, 4]):
         with pytest.raises(IllegalAction) as err:
             act(state, {"type": "reroll", "keep": keep}, dice)
         assert err.value.code == "bad_keep"
+    for keep in ([0, 0], [0, 1, 2, 3, 4, 5], [7], [1.0]):  # not a set of 0-5 dice of 0..5
+        with pytest.raises(MalformedAction) as malformed:
+            act(state, {"type": "reroll", "keep": keep}, dice)
+        assert malformed.value.field.startswith("keep")
 
 
 # --- phase 2 ----------------------------------------------------------------------------
@@ -499,10 +503,13 @@ def test_rule_placing_needs_an_empty_space_of_the_tiles_terrain_and_takes_its_ge
     act(state, {"type": "hire", "stack": 2}, dice)
     assert state.drawn == ["hills"]
     assert [a["space"] for a in GAME.legal_actions(state, seat)] == [7, 17]
-    for bad in (0, 3, 99):
+    for bad in (0, 3, 29):
         with pytest.raises(IllegalAction) as err:
             act(state, {"type": "place", "space": bad}, dice)
         assert err.value.code == "space_not_available"
+    with pytest.raises(MalformedAction) as malformed:
+        act(state, {"type": "place", "space": 30}, dice)  # the map has spaces 0-29
+    assert malformed.value.field == "space"
     act(state, {"type": "place", "space": 7}, dice)
     assert state.players[seat].white == 2 and state.gem[7] == ""
 
@@ -793,7 +800,7 @@ def test_rule_equal_points_most_dragon_fires_wins_else_the_win_is_shared():
     state.players[0].white, state.players[0].fires = 2, 0  # 4 points
     state.players[1].white, state.players[1].fires = 0, 1  # 4 points (most dragon fires)
     result = GAME.result(state)
-    assert result.scores == [4.0, 4.0] and result.ranks == [2, 1]
+    assert result.scores == [4, 4] and result.ranks == [2, 1]
     state.players[1].white, state.players[1].fires = 2, 0
     assert GAME.result(state).ranks == [1, 1]
 

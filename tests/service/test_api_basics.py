@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from engine.dice import commitment
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def create_toy(client, humans: int = 2, seed: str | None = "toy-seed"):
@@ -46,6 +50,20 @@ def test_catalogue_lists_games_with_options_schema(client):
         assert "random" in game["bots"]
 
 
+def test_catalogue_links_each_game_to_its_rules_page_served_as_markdown(client):
+    for game in client.get("/v1/catalogue").get_json():
+        url = urlsplit(game["rules"])
+        assert url.scheme == "http" and url.path == f"/v1/catalogue/{game['name']}/rules"
+        page = client.get(url.path)
+        assert page.status_code == 200 and page.mimetype == "text/markdown"
+        source = ROOT / "engine" / game["name"] / "RULES.md"
+        assert page.get_data(as_text=True) == source.read_text(encoding="utf-8")
+    missing = client.get("/v1/catalogue/chess/rules")
+    assert (missing.status_code, missing.get_json()["code"]) == (404, "unknown_game")
+    toy = client.get("/v1/catalogue/toy/rules")
+    assert (toy.status_code, toy.get_json()["code"]) == (404, "rules_not_found")
+
+
 def test_game_waits_for_humans_then_starts(client):
     game = create_toy(client)
     assert game["status"] == "waiting" and game["to_act"] == {}
@@ -71,7 +89,10 @@ def test_sealed_action_hidden_from_other_seat_spectator_and_log(client):
         log = client.get(f"/v1/games/{gid}/log", headers=headers).get_json()
         assert log["entries"][1]["action"] is None and "draws" not in log["entries"][1]
         events = client.get(f"/v1/games/{gid}/events?after=0", headers=headers).get_json()["events"]
-        assert '"card": 3' not in json.dumps(events)
+        notices = [e for e in events if e["type"] == "decision_due"]
+        others = [e for e in events if e["type"] != "decision_due"]
+        assert '"card": 3' not in json.dumps(others)
+        assert all(n["view"]["bids"][0] == {"decided": True, "card": None} for n in notices)
     own = client.get(f"/v1/games/{gid}/log", headers=auth(t0)).get_json()
     assert own["entries"][1]["action"] == {"type": "bid", "card": 3}
 
@@ -183,16 +204,16 @@ def bad_moves(tokens: list[str]):
             "validation_failed",
         ),
         (
-            "illegal",
+            "card_out_of_range",
             {"json": {"action": {"type": "bid", "card": 9}}, "headers": auth(tokens[0])},
             422,
-            "illegal_action",
+            "malformed_action",
         ),
         (
             "unknown_type",
             {"json": {"action": {"type": "fold"}}, "headers": auth(tokens[0])},
             422,
-            "illegal_action",
+            "malformed_action",
         ),
         ("no_token", {"json": {"action": {"type": "bid", "card": 1}}}, 401, "unauthorized"),
         (

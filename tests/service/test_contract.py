@@ -32,7 +32,7 @@ CHECKS = [
 
 @pytest.fixture(scope="module")
 def real_game(live_server: str) -> tuple[str, str]:
-    game = create(live_server, "toy", [{"kind": "human"}, {"kind": "human"}])
+    game = create(live_server, "carcassonne", [{"kind": "human"}, {"kind": "human"}])
     player = Player(live_server, game["id"], 0)
     Player(live_server, game["id"], 1)
     return game["id"], player.token

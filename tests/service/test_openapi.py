@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 from openapi_spec_validator import validate
 
+from engine.games import LISTED, get_game
+from service.components import camel
 from service.openapi import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +27,7 @@ def test_committed_openapi_matches_the_app():
 
 def test_openapi_document_validates():
     spec = committed()
-    assert spec["openapi"].startswith("3.0")
+    assert spec["openapi"] == "3.1.0"
     validate(spec)
 
 
@@ -63,3 +66,84 @@ def test_request_bodies_have_examples():
         body = operation.get("requestBody")
         if body:
             assert "example" in body["content"]["application/json"], name
+
+
+def test_every_operation_has_a_short_unique_operation_id_and_a_tag():
+    spec = committed()
+    ids = [operation.get("operationId") for _, operation in operations(spec)]
+    assert all(ids) and len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[a-z][A-Za-z]{2,29}", i) for i in ids), ids
+    assert {
+        "createGame",
+        "joinSeat",
+        "getView",
+        "listLegalActions",
+        "postAction",
+        "getLog",
+        "listEvents",
+        "getRules",
+    } <= set(ids)
+    assert all(operation.get("tags") for _, operation in operations(spec))
+
+
+def by_id(spec: dict) -> dict[str, dict]:
+    return {operation["operationId"]: operation for _, operation in operations(spec)}
+
+
+def test_a_token_is_optional_for_reading_a_game_and_required_for_playing_it():
+    spec = committed()
+    # openapi-python-client asks for an AuthenticatedClient whenever an operation lists any
+    # security requirement, so optional auth is the document's default, not repeated per op
+    assert spec["security"] == [{}, {"bearer": []}]
+    ops = by_id(spec)
+    for name in ("getView", "getLog", "listEvents", "streamEvents", "getGame", "getPicture"):
+        assert "security" not in ops[name], name
+    for name in ("listLegalActions", "postAction", "getBotAccount", "getBotFeed"):
+        assert ops[name]["security"] == [{"bearer": []}], name
+    for name in ("createGame", "joinSeat", "listCatalogue", "getHealth"):
+        assert ops[name]["security"] == [], name
+
+
+def test_prompts_carry_their_decision_id_and_scores_are_integers():
+    schemas = committed()["components"]["schemas"]
+    assert schemas["Prompt"]["properties"]["decision"]["type"] == "integer"
+    for name in ("Result", *(f"{camel(g)}Result" for g in LISTED)):
+        assert schemas[name]["properties"]["scores"]["items"]["type"] == "integer", name
+
+
+def test_game_data_is_typed_per_game_by_a_discriminator_on_the_game_name():
+    schemas = committed()["components"]["schemas"]
+    for envelope in ("View", "LegalActions", "MoveResult", "Log", "Events"):
+        union = schemas[envelope]
+        assert union["discriminator"]["propertyName"] == "game"
+        mapping = union["discriminator"]["mapping"]
+        assert set(mapping) == set(LISTED), envelope
+        for game, ref in mapping.items():
+            variant = schemas[ref.rsplit("/", 1)[1]]
+            assert variant["properties"]["game"]["const"] == game
+
+
+def test_the_legal_action_is_the_action_a_client_posts():
+    schemas = committed()["components"]["schemas"]
+    assert schemas["ActionRequest"]["properties"]["action"]["$ref"] == "#/components/schemas/Action"
+    posted = {member["$ref"] for member in schemas["Action"]["anyOf"]}
+    for game in LISTED:
+        listed = schemas[f"{camel(game)}LegalAction"]["properties"]["action"]["$ref"]
+        assert listed == f"#/components/schemas/{camel(game)}Action" and listed in posted
+        union = schemas[f"{camel(game)}Action"]
+        assert set(union["discriminator"]["mapping"]) == set(get_game(game).action_schemas)
+
+
+def test_links_lead_from_creating_a_game_to_posting_a_legal_action():
+    ops = by_id(committed())
+    chain = [
+        ("createGame", "201", "joinSeat"),
+        ("joinSeat", "201", "listLegalActions"),
+        ("listLegalActions", "200", "postAction"),
+        ("postAction", "200", "listLegalActions"),
+    ]
+    for source, status, target in chain:
+        targets = {
+            link["operationId"] for link in ops[source]["responses"][status]["links"].values()
+        }
+        assert target in targets, (source, target)

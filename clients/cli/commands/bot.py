@@ -86,14 +86,31 @@ def run(client: Client, **options: Any) -> None:
     play_as_bot(client, **options)
 
 
-def decision(client: Client, game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The seat's view and legal actions of one and the same version (the game may move
-    between the two reads: a deadline fallback, or another seat's sealed choice)."""
-    while True:
-        view = client.view(game_id)
-        legal = client.legal_actions(game_id)
+def decision(client: Client, notice: dict[str, Any]) -> tuple[Any, list[dict[str, Any]], int]:
+    """The seat's view, legal actions and decision id for a ``decision_due`` notice: from the
+    notice itself (the service completes it), or read from a server that does not."""
+    if "actions" in notice and "view" in notice:
+        return notice["view"], notice["actions"], int(notice["decision"])
+    while True:  # view and legal actions of one and the same version
+        view = client.view(notice["game_id"])
+        legal = client.legal_actions(notice["game_id"])
         if view["version"] == legal["version"]:
-            return view, legal
+            return view["view"], legal.get("actions") or [], int(legal["version"])
+
+
+def due_notices(feed: dict[str, Any], answered: set[tuple[str, int, int]]) -> list[dict[str, Any]]:
+    """The decisions to answer from one feed reply: ``pending`` and new ``decision_due``
+    events that are still current, each once."""
+    notices = [*(feed.get("pending") or []), *(feed.get("events") or [])]
+    due = []
+    for notice in notices:
+        if notice.get("type") != "decision_due" or notice.get("current") is False:
+            continue
+        key = (notice["game_id"], int(notice["seat"]), int(notice.get("decision", -1)))
+        if key not in answered:
+            answered.add(key)
+            due.append(notice)
+    return due
 
 
 def play_as_bot(
@@ -105,7 +122,8 @@ def play_as_bot(
     wait: float,
     quiet: bool,
 ) -> None:
-    """Play every decision the bot account of --token owes, until stopped."""
+    """Play every decision the bot account of --token owes, until stopped: each decision
+    from its notice alone (view, legal actions, decision id), answered with one POST."""
     if not client.token:
         raise click.UsageError("pass the bot account's token with --token (or DICEHALL_TOKEN)")
     try:
@@ -117,6 +135,7 @@ def play_as_bot(
     # Start from the feed's end: games that ended before this run do not count.
     cursor: str | None = client.bot_feed_cursor()
     finished: set[str] = set()
+    answered: set[tuple[str, int, int]] = set()
     idle_since = time.monotonic()
     while True:
         feed = client.bot_feed(after=cursor, wait=wait)
@@ -128,30 +147,34 @@ def play_as_bot(
                 console.print(f"game {event['game_id']} over: {compact(scores)}")
         if max_games and len(finished) >= max_games:
             return
-        pending = feed.get("pending") or []
-        if not pending:
+        due = due_notices(feed, answered)
+        if not due:
             if idle and time.monotonic() - idle_since >= idle:
                 console.print(f"idle for {idle:g} s; {len(finished)} games finished")
                 return
             continue
         idle_since = time.monotonic()
-        for due in pending:
-            game_id = due["game_id"]
-            view, legal = decision(client, game_id)
-            actions = legal.get("actions") or []
-            if not actions:
-                continue
-            try:
-                action = pick(choose(view["view"], actions), actions)
-            except ValueError as exc:
-                err_console.print(f"[red]strategy error in {game_id}:[/] {exc}")
-                action = dict(actions[0]["action"])
-            try:
-                answer = client.act(game_id, action, if_match=legal["version"])
-            except StaleVersion:
-                continue
-            except IllegalActionError as refused:
-                err_console.print(f"[red]{game_id} refused[/] {compact(action)}: {refused.detail}")
-                continue
-            if not quiet:
-                console.print(f"[dim]{game_id} v{answer.get('version')}: {compact(action)}[/]")
+        for notice in due:
+            answer_notice(client, choose, notice, quiet)
+
+
+def answer_notice(client: Client, choose: Any, notice: dict[str, Any], quiet: bool) -> None:
+    """Choose and post one move for a ``decision_due`` notice."""
+    game_id = notice["game_id"]
+    view, actions, decision_id = decision(client, notice)
+    if not actions:
+        return
+    try:
+        action = pick(choose(view, actions), actions)
+    except ValueError as exc:
+        err_console.print(f"[red]strategy error in {game_id}:[/] {exc}")
+        action = dict(actions[0]["action"])
+    try:
+        answer = client.act(game_id, action, if_match=decision_id)
+    except StaleVersion:
+        return
+    except IllegalActionError as refused:
+        err_console.print(f"[red]{game_id} refused[/] {compact(action)}: {refused.detail}")
+        return
+    if not quiet:
+        console.print(f"[dim]{game_id} v{answer.get('version')}: {compact(action)}[/]")

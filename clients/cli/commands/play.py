@@ -27,7 +27,11 @@ from clients.cli.render import (
     seat_names,
     seats_to_act,
 )
+from clients.cli.simultaneous import DecisionWatcher, decided_line, deciding_line
 from clients.sdk import Client, Conflict, IllegalActionError, StaleVersion
+
+CHOOSE = "Choose"
+"""The menu's prompt (a watcher printing others' decisions shows it again)."""
 
 
 def read_choice(items: list[dict[str, Any]], board_rows: int, resume: str) -> int:
@@ -36,7 +40,7 @@ def read_choice(items: list[dict[str, Any]], board_rows: int, resume: str) -> in
     menu = Menu(items, page_size(console.size.height, board_rows))
     while True:
         console.print(menu.render())
-        answer = menu.answer(click.prompt("Choose", default="", show_default=False, type=str))
+        answer = menu.answer(click.prompt(CHOOSE, default="", show_default=False, type=str))
         if answer == "quit":
             console.print(f"left the table; come back with [bold]{resume}[/]", soft_wrap=True)
             raise click.exceptions.Exit(0)
@@ -52,6 +56,10 @@ def describe_events(events: list[dict[str, Any]], names: list[str], me: int) -> 
     for event in events:
         kind = event.get("type")
         if kind == "action" and event.get("seat") != me:
+            decided = decided_line(event, me, names)
+            if decided:
+                console.print(f"[dim]v{event.get('version')} {decided}[/]")
+                continue
             seat = event.get("seat")
             who = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
             console.print(f"[dim]{who}: {action_sentence(event)}[/]")
@@ -177,7 +185,11 @@ def play(
             )
             return
         if my_seat in seats_to_act(current.get("to_act")):
-            cursor = wait_for_others(me, game_id, cursor, 0.0, names, quiet, my_seat)  # in order
+            polled = me.events(game_id, after=cursor, wait=0)  # what happened, in order
+            earlier = polled.get("events") or []
+            if not quiet:
+                describe_events(earlier, names, my_seat)
+            cursor = polled.get("cursor", cursor)
             legal = me.legal_actions(game_id)
             actions = legal.get("actions") or []
             if not actions:  # the server moved on between the two reads
@@ -194,15 +206,30 @@ def play(
             if auto or forced:
                 index = 0
             else:
-                index = read_choice(actions, board_rows(console, drawn), resume)
+                decided = {e.get("seat") for e in earlier if decided_line(e, my_seat, names)}
+                still = {k: v for k, v in (current.get("to_act") or {}).items()}
+                still = {k: v for k, v in still.items() if int(k) not in decided}
+                also = deciding_line(still, my_seat, names)
+                if also:
+                    console.print(f"[dim]{also}[/]")
+                watcher = (
+                    DecisionWatcher(me, game_id, cursor, my_seat, names).start(CHOOSE + ": ")
+                    if also
+                    else None
+                )
+                try:
+                    index = read_choice(actions, board_rows(console, drawn), resume)
+                finally:
+                    if watcher is not None:
+                        cursor = watcher.stop()
             chosen = actions[index]
             if not quiet:
                 note = " [dim](the only move: taken for you)[/]" if forced and not auto else ""
                 console.print(f"[green]you:[/] {action_text(chosen)}{note}")
             try:
                 me.act(game_id, chosen["action"], if_match=legal["version"])
-            except StaleVersion:
-                console.print("[yellow]the game moved on meanwhile; here it is again[/]")
+            except StaleVersion as stale:
+                console.print(f"[yellow]your answer was not taken: {stale.detail}[/]")
             except Conflict as conflict:  # e.g. a deadline fallback ended the game first
                 console.print(f"[yellow]{conflict.detail}[/]")
             except IllegalActionError as refused:

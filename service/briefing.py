@@ -1,0 +1,96 @@
+"""Decision notices that carry everything needed to answer them.
+
+A ``decision_due`` notice (in an account's feed, a game's feed, or a ``pending`` list) is
+stored small: the game, the seat, the decision id. When a client reads it, it is completed here
+from the game as it is now: the seat's view, its legal actions (with their texts), the
+decision id to send as ``If-Match``, the deadline, and the seat's measured round trip for its
+previous decision in that game. A bot answers with one POST.
+
+A notice whose decision has been answered or superseded since it was written says so
+(``current: false``) and carries nothing to answer. ``detail`` trims what a notice carries:
+``full`` (view and actions with texts), ``compact`` (view and bare actions: Burgundy's longest
+lists are about 2,000 actions) or ``none`` (the notice alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from engine.games import get_game
+from service.announce import decision_due
+from service.store import GameRecord, GameStatus, GameStore
+
+Detail = Literal["full", "compact", "none"]
+DETAILS: tuple[Detail, ...] = ("full", "compact", "none")
+
+
+class Briefing:
+    """Completes ``decision_due`` notices from the games' current records."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def complete(self, notices: Iterable[dict[str, Any]], detail: Detail) -> list[dict[str, Any]]:
+        """Every notice, ``decision_due`` ones completed (each game loaded once)."""
+        records: dict[str, GameRecord | None] = {}
+        completed = []
+        for notice in notices:
+            if notice.get("type") == "decision_due":
+                game_id = notice["game_id"]
+                if game_id not in records:
+                    records[game_id] = self.store.load(game_id)
+                notice = self.brief(records[game_id], notice, detail)
+            completed.append(notice)
+        return completed
+
+    def owed(self, record: GameRecord, seat: int, detail: Detail) -> dict[str, Any] | None:
+        """The completed notice of the decision ``seat`` owes now, or None."""
+        if record.status is not GameStatus.ACTIVE:
+            return None
+        game = get_game(record.game)
+        state = game.load_state(record.state)
+        prompts = game.to_act(state)
+        if seat not in prompts:
+            return None
+        return self._fill(decision_due(record, seat, prompts[seat]), record, state, detail)
+
+    def brief(
+        self, record: GameRecord | None, notice: dict[str, Any], detail: Detail
+    ) -> dict[str, Any]:
+        """``notice`` completed from ``record`` (or marked no longer current)."""
+        seat = notice["seat"]
+        stale = {**notice, "current": False}
+        if record is None or record.status is not GameStatus.ACTIVE:
+            return stale
+        if notice.get("decision", notice.get("version")) != record.decision(seat):
+            return stale
+        game = get_game(record.game)
+        state = game.load_state(record.state)
+        if seat not in game.to_act(state):
+            return stale
+        return self._fill({**notice}, record, state, detail)
+
+    def _fill(
+        self, notice: dict[str, Any], record: GameRecord, state: Any, detail: Detail
+    ) -> dict[str, Any]:
+        seat = notice["seat"]
+        notice.update(
+            current=True,
+            version=record.version,
+            decision=record.decision(seat),
+            deadline=record.deadline(seat),
+            last_round_trip=self.store.last_time(record.id, seat),
+        )
+        if detail == "none":
+            return notice
+        game = get_game(record.game)
+        notice["view"] = game.view(state, seat)
+        legal = game.legal_actions(state, seat)
+        if detail == "compact":
+            notice["actions"] = [{"action": action} for action in legal]
+        else:
+            notice["actions"] = [
+                {"action": action, "text": game.describe(state, seat, action)} for action in legal
+            ]
+        return notice

@@ -1,0 +1,99 @@
+"""Deciding a move: what one action does to a game record, without touching Redis.
+
+:func:`decide_move` applies an action to a loaded state and works out everything the commit
+writes (the record, the log entry, the event stream entries) and what follows it (who owes a
+decision now, and since when). It also keeps each seat's decision id: a seat whose prompt and
+legal actions did not change keeps the id (and the due time) it had, so another seat's move,
+above all a sealed simultaneous choice, never makes its ``If-Match`` stale.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import dice as dice_mod
+from engine.contract import Action, Event, Game, Prompt
+from service.announce import stream_entries
+from service.problems import Problem
+from service.store import GameRecord, GameStatus
+
+
+@dataclass
+class Move:
+    """A decided move: the updated record and everything its commit writes and triggers."""
+
+    record: GameRecord
+    after: dict[int, Prompt]
+    events: list[Event]
+    entry: dict[str, Any]
+    stream: list[dict[str, Any]]
+    took: float
+
+
+@dataclass
+class Outcome:
+    """What a move request comes to: the answer, the move to follow up (None for a replayed
+    answer) or the problem to raise once the transaction has confirmed what it read."""
+
+    answer: dict[str, Any]
+    move: Move | None = None
+    problem: Problem | None = field(default=None)
+
+
+def decide_move(
+    record: GameRecord,
+    game: Game,
+    state: Any,
+    before: Mapping[int, Prompt],
+    seat: int,
+    action: Action,
+    fallback: bool,
+) -> Move:
+    """Apply ``action`` of ``seat`` to ``state`` (mutated) and update ``record`` to match.
+
+    Raises IllegalAction (``state`` and ``record`` are then unchanged).
+    """
+    others = [s for s in before if s != seat]
+    sealed = seat in before and before[seat].sealed
+    # An open (unsealed) move can change what the other deciding seats may do; a sealed
+    # choice cannot, until the engine resolves the round (and then their prompts change).
+    legal_before = {s: game.legal_actions(state, s) for s in others} if not sealed else {}
+    dice = dice_mod.Dice(record.seed, record.counter)
+    events = game.apply(state, seat, action, dice)
+    text = game.describe(game.load_state(record.state), seat, action)  # as it was chosen
+    now = time.time()
+    result = game.result(state)
+    after = game.to_act(state) if result is None else {}
+    standing = {
+        s
+        for s in after
+        if s != seat
+        and s in before
+        and before[s] == after[s]
+        and (s not in legal_before or legal_before[s] == game.legal_actions(state, s))
+    }
+    took = now - record.due.get(str(seat), now)
+    decisions = {str(s): record.decision(s) for s in standing}
+    record.version += 1
+    record.counter = dice.counter
+    record.state = game.dump_state(state)
+    if result is not None:
+        record.status = GameStatus.OVER
+        record.result = result.to_json()
+    record.due = {str(s): record.due.get(str(s), now) if s in standing else now for s in after}
+    record.decisions = {str(s): decisions.get(str(s), record.version) for s in after}
+    entry = {
+        "n": record.version,
+        "version": record.version,
+        "seat": seat,
+        "action": action,
+        "sealed": sealed,
+        "fallback": fallback,
+        "draws": dice.take_draws(),
+        "at": now,
+    }
+    stream = stream_entries(record, seat, action, sealed, events, after, text)
+    return Move(record, after, events, entry, stream, took)

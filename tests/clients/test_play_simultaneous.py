@@ -1,0 +1,117 @@
+"""``dicehall play`` in sealed simultaneous rounds, driven through a pseudo-terminal.
+
+The two other seats are external bots that the test plays (Burgundy's heuristic on their own
+views), so that they decide exactly while the player's menu is open.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import sys
+
+import pexpect
+import pytest
+
+from clients.sdk import Client
+from engine.games import get_game
+from tests.conftest import ROOT, wait_until
+
+pytestmark = pytest.mark.usefixtures("worker")
+
+PROMPT = r"Choose 1-\d+ \(q quits\): "
+
+
+def spawn_play(server: str, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    env = {
+        **os.environ,
+        "DICEHALL_URL": server,
+        "PYTHONPATH": str(ROOT),
+        "NO_COLOR": "1",
+        "COLUMNS": "120",
+        "LINES": "40",
+    }
+    env.pop("DICEHALL_TOKEN", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "clients.cli", "play", *args],
+        env=env,
+        cwd=str(ROOT),
+        encoding="utf-8",
+        codec_errors="replace",
+        dimensions=(40, 120),
+        timeout=90,
+    )
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    return child, transcript
+
+
+class ExternalSeat:
+    """A bot seat played by the test as an external bot: Burgundy's heuristic choosing from
+    the seat's own view and legal actions, posted when the test says."""
+
+    def __init__(self, hall: Client, game_id: str, seat: int, token: str) -> None:
+        self.client, self.game_id, self.seat = hall.with_token(token), game_id, seat
+        self.bot = get_game("burgundy").bots["heuristic"]()
+        self.rng = random.Random(seat)
+
+    def decide(self) -> None:
+        legal = self.client.legal_actions(self.game_id)
+        view = self.client.view(self.game_id)["view"]
+        action = self.bot.choose(view, [item["action"] for item in legal["actions"]], self.rng)
+        self.client.act(self.game_id, action, if_match=legal["version"])
+
+
+def test_every_answer_in_a_burgundy_game_is_taken(live_server: str) -> None:
+    """A whole Burgundy game in a terminal against two bots: at every prompt the bots
+    decide while the player's menu is open (the CLI says so as it happens), and only then
+    does the player answer, with the If-Match of the version it read: every answer is taken.
+    """
+    hall = Client(live_server)
+    accounts = [hall.register_bot(f"sealed-{n}", "tests@dicehall.dev") for n in (1, 2)]
+    seats = [{"kind": "human"}] + [{"kind": "external", "account": a["id"]} for a in accounts]
+    game_id = hall.create_game("burgundy", seats, {}, "pty-burgundy")["id"]
+    child, transcript = spawn_play(live_server, "--join", game_id)
+    bots = [ExternalSeat(hall, game_id, n + 1, a["token"]) for n, a in enumerate(accounts)]
+    answered = waited = 0
+    try:
+        while True:
+            summary = hall.game(game_id)
+            if summary["status"] == "over":
+                break
+            owing = [bot for bot in bots if str(bot.seat) in summary["to_act"]]
+            if "0" not in summary["to_act"]:
+                for bot in owing:
+                    bot.decide()
+                if not owing:
+                    hall.events(game_id, wait=2)
+                continue
+            child.expect(PROMPT, timeout=60)
+            if owing:
+                assert "also deciding now" in child.before.rsplit("you:", 1)[-1]
+                for bot in owing:
+                    bot.decide()
+                    child.expect("has decided", timeout=60)
+                    child.expect(PROMPT, timeout=60)  # the CLI asks again below the news
+                waited += 1
+            version = hall.game(game_id)["version"]
+            child.sendline("1")
+            answered += 1
+            wait_until(
+                lambda v=version: hall.game(game_id)["version"] > v, 60, "the player's answer"
+            )
+        child.expect("game over", timeout=60)
+        child.expect(pexpect.EOF, timeout=60)
+    finally:
+        child.close(force=True)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", transcript.getvalue())
+    assert "not taken" not in text, text[-2000:]
+    assert "refused" not in text
+    assert "verify it" in text
+    print(f"burgundy in a pty: {answered} answers taken, {waited} after the bots decided")
+    assert answered >= 20, f"only {answered} answers"
+    assert waited >= answered - 1, "the bots decided during nearly every prompt"
+    assert text.count("you: ") == answered, "every answer is echoed once"
