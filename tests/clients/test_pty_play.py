@@ -74,11 +74,13 @@ def play_in_pty(
                     break
                 shown += chunk
                 text = screen_text(shown)
-                if text.count(PROMPT) > answered and text.rstrip(" ").endswith(PROMPT.strip()):
-                    menu = text[text.rindex("Your move (") : text.rindex(PROMPT)]
+                start = text.rfind("Your move (")
+                # a new menu since the last answer (a watcher may show the prompt again)
+                if start > answered and text.rstrip(" ").endswith(PROMPT.strip()):
+                    menu = text[start : text.rindex(PROMPT)]
                     heights.append(len(menu.splitlines()) + 1)
-                    answered += 1
-                    typed, tried = answer(text[text.rindex("Your move (") :], word, tried)
+                    typed, tried = answer(text[start:], word, tried)
+                    answered = start
                     os.write(master, typed)
             elif proc.poll() is not None:
                 break
