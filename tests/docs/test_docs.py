@@ -67,7 +67,7 @@ def test_shell_blocks_run_against_a_live_service(block, live_server, tmp_path):
     )
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     ran = subprocess.run(
-        ["bash", str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT, env=env
+        ["bash", str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
     )
     assert ran.returncode == 0, f"{block.where}\n{ran.stderr}\n{ran.stdout[-2000:]}"
     statuses = [int(s) for s in re.findall(r'"status":\s*(\d{3})', ran.stdout)]
