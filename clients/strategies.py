@@ -5,7 +5,8 @@ A strategy is ``choose(view, actions) -> int | dict``: ``view`` is the seat's ``
 ``actions`` the server's legal actions (``[{"action": {...}, "text": "..."}]``); it returns
 an index into ``actions`` or one of the action dicts. Built in: ``first`` and ``random``; any
 other is loaded from ``module:function`` (e.g. ``mybots.greedy:choose``) or from
-``module:Class``, a bot class whose instances have ``choose(view, legal, rng)`` with
+``module:Class`` (a module in the current directory counts, as with ``python -m``), a bot
+class whose instances have ``choose(view, legal, rng)`` with
 ``legal`` the list of action dicts (the interface of the bundled bots, so
 ``engine.carcassonne.bots:HeuristicBot`` runs our heuristic as an external bot; the module
 is imported by name at run time, the clients do not depend on the engine).
@@ -14,7 +15,9 @@ is imported by name at run time, the clients do not depend on the engine).
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -46,7 +49,7 @@ def load_strategy(spec: str, seed: int | str | None = None) -> Strategy:
     if not sep or not module_name or not attribute:
         raise ValueError(f"{spec!r} is not first, random or module:function")
     try:
-        found = getattr(importlib.import_module(module_name), attribute)
+        found = getattr(import_here(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot load strategy {spec!r}: {exc}") from exc
     if isinstance(found, type):
@@ -54,6 +57,20 @@ def load_strategy(spec: str, seed: int | str | None = None) -> Strategy:
     if not callable(found):
         raise ValueError(f"{spec!r} is not callable")
     return found
+
+
+def import_here(module_name: str) -> Any:
+    """Import ``module_name`` the way ``python -m`` would: modules in the current directory
+    count (``mybot.py`` beside you needs no ``PYTHONPATH=.``)."""
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        if added:
+            sys.path.remove(here)
 
 
 def from_bot(bot: Any, seed: int | str | None = None) -> Strategy:

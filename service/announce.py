@@ -50,13 +50,17 @@ def stream_entries(
     sealed: bool,
     events: list[dict[str, Any]],
     after: Mapping[int, Prompt],
+    text: str | None = None,
 ) -> list[dict[str, Any]]:
+    """What a move publishes on the game's stream: the action (with the game's sentence for
+    it, both hidden when sealed), the game's events, then who acts next or the result."""
     entries: list[dict[str, Any]] = [
         {
             "type": "action",
             "version": record.version,
             "seat": seat,
             "action": None if sealed else action,
+            "text": None if sealed else text,
             "sealed": sealed,
         }
     ]

@@ -63,6 +63,7 @@ def decide_move(
     legal_before = {s: game.legal_actions(state, s) for s in others} if not sealed else {}
     dice = dice_mod.Dice(record.seed, record.counter)
     events = game.apply(state, seat, action, dice)
+    text = game.describe(game.load_state(record.state), seat, action)  # as it was chosen
     now = time.time()
     result = game.result(state)
     after = game.to_act(state) if result is None else {}
@@ -94,5 +95,5 @@ def decide_move(
         "draws": dice.take_draws(),
         "at": now,
     }
-    stream = stream_entries(record, seat, action, sealed, events, after)
+    stream = stream_entries(record, seat, action, sealed, events, after, text)
     return Move(record, after, events, entry, stream, took)

@@ -162,8 +162,9 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
     """A rich picture of the turn in play (the same for every seat; ``seat`` is unused)."""
     turn = view["turn"]
     if view.get("over"):
-        how = "nine catapults" if view.get("won_by") == "catapults" else "42 points"
-        title = f"Carcassonne: seat {view['winner']} wins ({how})"
+        points = view["scores"][view["winner"]]
+        how = "nine catapults, " if view.get("won_by") == "catapults" else ""
+        title = f"Carcassonne: seat {view['winner']} wins ({how}{points:g} points)"
     else:
         doubled = ", doubled" if turn["doubled"] else ""
         title = (

@@ -1,9 +1,10 @@
 """Terminal picture of a Diceland map with rich, from the view dict only.
 
-Hex rows are offset by half a cell. Each hex is three characters on its territory's colour:
-``X`` crossed, a diamond for a treasure space (``X`` beside it once crossed), ``S`` the start,
-black blocks for obstacles. Neighbouring territories never share a colour, so colours show
-the territories. Below: the status bar, the dice and every seat's treasures.
+Hex rows are offset by half a cell and led by their ``r``; each hex is three characters on
+its territory's colour and shows its ``q`` until crossed (the menus write hexes ``(q,r)``):
+``X`` crossed, a diamond for a treasure space, ``S`` the start, black blocks for obstacles.
+Neighbouring territories never share a colour, so colours show the territories. A legend
+line, then the status bar, the dice and every seat's treasures.
 """
 
 from __future__ import annotations
@@ -48,9 +49,10 @@ def _map(data: dict[str, Any], crosses: set[tuple[int, int]]) -> Text:
     cells = [*colour_of, *obstacles, start]
     columns = {h: 2 * h[0] + h[1] for h in cells}
     left = min(columns.values())
-    text = Text()
+    text = Text(no_wrap=True)
     for r in sorted({h[1] for h in cells}):
         row = sorted((columns[h] - left, h) for h in cells if h[1] == r)
+        text.append(f"r{r:<2} ", style="dim")
         at = 0
         for col, h in row:
             text.append(" " * (2 * col - at))
@@ -62,13 +64,17 @@ def _map(data: dict[str, Any], crosses: set[tuple[int, int]]) -> Text:
             else:
                 crossed = h in crosses
                 if h in treasures:
-                    label = f"X{TREASURE} " if crossed else f" {TREASURE} "
+                    label = f"X{TREASURE} " if crossed else f"{h[0]:>2}{TREASURE}"
                 else:
-                    label = " X " if crossed else "   "
+                    label = " X " if crossed else f"{h[0]:>2} "
                 text.append(label, style=f"bold black on {STYLE[colour_of[h]]}")
             text.append(" ")
         text.append("\n")
-    text.rstrip()
+    text.append(
+        f"(q,r): q in hex, r by row \u00b7 {TREASURE} treasure \u00b7 X crossed \u00b7 S start "
+        "\u00b7 \u2588 obstacle",
+        style="dim",
+    )
     return text
 
 

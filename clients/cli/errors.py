@@ -35,6 +35,8 @@ EXIT_INVALID = 7
 EXIT_VERIFY_FAILED = 8
 EXIT_SERVER = 9
 EXIT_RATE_LIMITED = 10
+EXIT_NOT_OVER = 11
+"""``verify`` on a game still in play: nothing to check yet (the seed is not revealed)."""
 
 _EXIT_CODES: list[tuple[type[ProblemError], int]] = [
     (NotFound, EXIT_NOT_FOUND),

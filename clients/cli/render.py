@@ -73,22 +73,47 @@ def prompt_text(to_act: Any, seat: int) -> str:
     return ""
 
 
-def action_menu(actions: Sequence[Mapping[str, Any]]) -> Table:
-    """Legal actions as a numbered menu (1-based), each with its readable ``text``."""
-    table = Table(title="Your move", show_header=True, header_style="bold", expand=False)
-    table.add_column("#", justify="right", style="cyan")
-    table.add_column("action")
-    for number, item in enumerate(actions, start=1):
-        table.add_row(str(number), action_text(item))
-    return table
-
-
 def action_text(item: Mapping[str, Any]) -> str:
     """The sentence of a legal-action item, or its compact JSON when the server gave none."""
     text = item.get("text")
     if text:
         return str(text)
     return compact(item.get("action", item))
+
+
+def action_sentence(event: Mapping[str, Any]) -> str:
+    """An ``action`` event as a person reads it: the game's sentence when the server sent
+    one, "a sealed choice" while it is hidden, else the action's compact JSON."""
+    if event.get("text"):
+        return str(event["text"])
+    if event.get("action") is None:
+        return "a sealed choice"
+    return compact(event["action"])
+
+
+def event_sentence(event: Mapping[str, Any]) -> str:
+    """A game's own event (``{"type": "round_opened", "pips": [3, 5], ...}``) as one line:
+    its type in words, then its fields (``round opened: pips 3, 5``)."""
+    words = str(event.get("type", "event")).replace("_", " ")
+    parts = []
+    for key, value in event.items():
+        if key in ("type", "to"):
+            continue
+        if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
+            shown = ", ".join(str(v) for v in value) or "none"
+        elif isinstance(value, dict | list):
+            shown = compact(value)
+        elif value is None or isinstance(value, bool):
+            shown = {None: "none", True: "yes", False: "no"}[value]
+        else:
+            shown = str(value)
+        parts.append(f"{key.replace('_', ' ')} {shown}")
+    return f"{words}: {'; '.join(parts)}" if parts else words
+
+
+def board_rows(console: Any, renderable: RenderableType) -> int:
+    """How many terminal rows ``renderable`` takes on ``console``."""
+    return len(console.render_lines(renderable, console.options, pad=False))
 
 
 def compact(data: Any) -> str:

@@ -1,7 +1,7 @@
 """Duchy sheets: the 37-hex map, its areas, castles and per-duchy numbers, loaded from JSON.
 
 The data files live in ``data/duchy_<x>.json`` next to this module and are read once at
-import. Duchy A is as printed (see GAME-DATA.md); B, C and D are house designs and say so in
+import. Duchy A is as printed (RULES.md, Data); B, C and D are house designs and say so in
 their files (``"house_design": true``). :func:`problems` lists everything wrong with a duchy's
 data (the tests require it to be empty for every duchy).
 """

@@ -9,6 +9,7 @@ only well-formed actions.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, INDEX, Duchy
@@ -115,7 +116,55 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
             )
         if not plain:
             out.append({"type": "take_worker", "sell": sell})
-    return out
+    return distinct(out, roll)
+
+
+def effect(action: Action, roll: Roll) -> tuple[Any, ...]:
+    """What a decision does, whichever of two equal dice it names: the sale, then every mark
+    as (value, colour, hex) and the bonus spent."""
+    if action["type"] != "mark":
+        return (action["type"], action["sell"])
+    value, colour = roll.pips[action["pip"]], roll.colours[action["colour"]]
+    bonus = action["bonus"] or {}
+    kind = bonus.get("kind")
+    second: tuple[Any, ...] = ()
+    if kind == "monk":
+        colour = bonus["colour"]
+    elif kind == "worker":
+        value = bonus["value"]
+    elif kind == "silver":
+        second = (roll.pips[bonus["pip"]], roll.colours[bonus["colour"]], tuple(bonus["hex"]))
+    return ("mark", action["sell"], kind, value, colour, tuple(action["hex"]), second)
+
+
+def canonical_dice(action: Action, roll: Roll) -> Action:
+    """The same decision naming the lowest dice that make it: with two equal pip (or colour)
+    dice, using either is one choice, written with die 0 (RULES.md, Rulings)."""
+    if action["type"] != "mark":
+        return action
+    key = effect(action, roll)
+    bonus = action["bonus"] or {}
+    kind = bonus.get("kind")
+    dice_pairs = list(product((0, 1), (0, 1)))
+    for p, c in dice_pairs:
+        if kind == "monk" and roll.colours[c] == bonus["colour"]:
+            continue
+        if kind == "worker" and roll.pips[p] == bonus["value"]:
+            continue
+        for second in dice_pairs if kind == "silver" else [None]:
+            variant = {**action, "pip": p, "colour": c}
+            if second is not None:
+                if second == (p, c):
+                    continue
+                variant["bonus"] = {**bonus, "pip": second[0], "colour": second[1]}
+            if effect(variant, roll) == key:
+                return variant
+    return action
+
+
+def distinct(actions: list[Action], roll: Roll) -> list[Action]:
+    """Each decision once: two equal pip (or colour) dice make one choice, not two."""
+    return [a for a in actions if canonical_dice(a, roll) == a]
 
 
 def parse_hex(value: list[int]) -> int:
@@ -192,6 +241,14 @@ def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
                 code = "silver_needs_change"
                 reason = f"{reason}; a silver's second mark cannot change a die"
             raise IllegalAction(code, f"second mark: {reason}")
+    same = canonical_dice(action, roll)
+    if same != action:
+        raise IllegalAction(
+            "same_dice",
+            "equal dice are one choice, written with the lower die index: "
+            + ", ".join(f"{k} {same[k]}" for k in ("pip", "colour"))
+            + (f", silver {same['bonus']}" if second is not None else ""),
+        )
 
 
 def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:

@@ -57,7 +57,18 @@ class BurgundyOptions(Schema):
     """Options: the duchy every player uses, the variant, and the castle for "all_same"."""
 
     duchy = fields.String(load_default="A", validate=validate.OneOf(sorted(DUCHIES)))
-    variant = fields.String(load_default="standard", validate=validate.OneOf(VARIANTS))
+    variant = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(VARIANTS),
+        metadata={
+            "description": "standard (2-5 players: the time track, 5-10 rounds a phase); "
+            "all_different (2-4 players, open castle picks); all_same (one castle for all); "
+            "solo: the rulebook's one-player game 'One and only' (8 rounds a phase, the "
+            "higher colour amount in phases I-II). Default: solo with one seat, else "
+            "standard. standard with one seat is a practice game, not the rulebook's solo."
+        },
+    )
     castle = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BONUS_KINDS))
 
 
@@ -87,7 +98,14 @@ class Burgundy(Game):
 
     # --- set-up -------------------------------------------------------------------------
     def check_options(self, seats: int, options: dict[str, Any]) -> None:
+        if options["variant"] is None:
+            options["variant"] = "solo" if seats == 1 else "standard"
         variant = options["variant"]
+        if variant == "all_different" and seats < 2:
+            raise InvalidOptions(
+                "all different takes 2-4 players: one seat has no one to differ from",
+                {"variant": ["all_different: 2 to 4 seats"]},
+            )
         if variant == "solo" and seats != 1:
             raise InvalidOptions(
                 "the solo variant is for one player", {"variant": ["solo: 1 seat"]}

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.diceland.board import AXIAL_STEPS, COLOURS, Hex
+from engine.diceland.board import AXIAL_STEPS, COLOURS, Board, Hex
+from engine.diceland.fairness import link_cost
 
 MAPS_DIR = Path(__file__).with_name("maps")
 
@@ -65,6 +66,11 @@ class Design:
     start: Hex
     sizes: list[int]
     treasures: str  # "far", "near", "spread", "rim"
+    link: int = 24
+    """The crosses that must link nine treasures to the start (``fairness.link_cost``)."""
+    pick: int = 0
+    """Which layout with that link cost (``layouts``): chosen by playtesting with bots
+    (``bench/diceland_calibrate.py``) so that games last as long on every map."""
 
 
 def design_a() -> Design:
@@ -79,6 +85,8 @@ def design_a() -> Design:
         offset(5, 5),
         [3, 4, 4, 5],
         "spread",
+        link=26,
+        pick=1,
     )
 
 
@@ -95,6 +103,8 @@ def design_b() -> Design:
         offset(5, 4),
         [3, 4, 4, 5, 6],
         "far",
+        link=28,
+        pick=1,
     )
 
 
@@ -113,6 +123,8 @@ def design_c() -> Design:
         (0, 0),
         [2, 3, 3, 4, 5],
         "spread",
+        link=28,
+        pick=1,
     )
 
 
@@ -131,6 +143,8 @@ def design_d() -> Design:
         centre,
         [2, 3, 4, 5, 6],
         "far",
+        link=28,
+        pick=2,
     )
 
 
@@ -140,12 +154,14 @@ def design_e() -> Design:
     return Design(
         "E",
         "Mosaic",
-        "Small territories of two and three hexes packed tight; treasures close to the start.",
+        "Small territories of two and three hexes packed tight; treasures spread out.",
         cells,
         obstacles,
         offset(6, 4),
         [2, 2, 3, 3, 3],
-        "near",
+        "spread",
+        link=26,
+        pick=1,
     )
 
 
@@ -163,6 +179,8 @@ def design_f() -> Design:
         offset(5, 5),
         [5, 5, 6, 6, 4],
         "far",
+        link=28,
+        pick=0,
     )
 
 
@@ -180,6 +198,8 @@ def design_g() -> Design:
         offset(5, 4),
         [3, 4, 4, 5],
         "spread",
+        link=24,
+        pick=2,
     )
 
 
@@ -195,8 +215,10 @@ def design_h() -> Design:
         cells,
         obstacles,
         (0, 0),
-        [2, 3, 4, 5, 6, 4],
+        [2, 3, 3, 4, 4],
         "rim",
+        link=22,
+        pick=2,
     )
 
 
@@ -323,8 +345,9 @@ def connected_to_start(design: Design) -> bool:
     return seen == land
 
 
-def build(design: Design) -> dict:
-    """The JSON data of one map (first attempt, in a fixed seeded order, that passes)."""
+def layouts(design: Design) -> Iterator[dict]:
+    """Every layout of ``design`` that passes the checks and links nine treasures in
+    ``design.link`` crosses, in a fixed seeded order (the candidates a designer plays)."""
     if not connected_to_start(design):
         raise ValueError(f"map {design.name}: land not connected to the start")
     for attempt in range(10_000):
@@ -343,11 +366,13 @@ def build(design: Design) -> dict:
         def pairs(hs: list[Hex]) -> list[list[int]]:
             return [[q, r] for q, r in sorted(hs, key=lambda h: (h[1], h[0]))]
 
-        return {
+        data = {
             "name": design.name,
             "title": design.title,
             "house_design": True,
-            "note": "House design: the published boards' layouts are not available.",
+            "note": "House design: the published boards' layouts are not available. Chosen "
+            "among the generator's layouts by playtesting with bots so that the eight maps "
+            "are equally hard (RULES.md, The maps).",
             "character": design.character,
             "generator": f"engine/diceland/mapgen.py, attempt {attempt}",
             "start": list(design.start),
@@ -361,6 +386,16 @@ def build(design: Design) -> dict:
                 for i in order
             ],
         }
+        if link_cost(Board(data)) == design.link:
+            data["link_cost"] = design.link
+            yield data
+
+
+def build(design: Design) -> dict:
+    """The JSON data of one map: the ``design.pick``-th of its :func:`layouts`."""
+    for n, data in enumerate(layouts(design)):
+        if n == design.pick:
+            return data
     raise ValueError(f"map {design.name}: no valid layout found")
 
 

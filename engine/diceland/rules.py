@@ -178,11 +178,20 @@ class Diceland(Game):
     def describe(self, state: DicelandState, seat: int, action: Action) -> str:
         kind = action.get("type")
         if kind == "choose":
-            n = state.last_throw.count(action.get("colour", ""))
-            return f"Set aside the {n} {action.get('colour')} {'die' if n == 1 else 'dice'}"
+            colour = str(action.get("colour", ""))
+            n = state.last_throw.count(colour)
+            text = f"Set aside the {n} {colour} {'die' if n == 1 else 'dice'}"
+            if not self.usable(state, seat, colour, n):
+                text += f" ({n} {colour} would cross nothing now)"
+            return text
         if kind == "throw":
             return f"Throw the other {PHASE1_DICE - state.aside} dice again"
         if kind == "stop":
+            if not self.usable(state, seat, state.chosen, state.aside):
+                return (
+                    f"Stop: {state.aside} {state.chosen} have nowhere to go (no {state.chosen} "
+                    "territory next to your crosses, or the excess rule), so you cross nothing"
+                )
             return f"Stop and cross off {state.aside} {state.chosen}"
         if kind == "pass":
             return "Pass (cross off nothing)"
@@ -196,6 +205,10 @@ class Diceland(Game):
                 marks.append(f"({q},{r}){star}")
             return f"Cross {len(hexes)} {action.get('colour')}: {' '.join(marks)}"
         return super().describe(state, seat, action)
+
+    def usable(self, state: DicelandState, seat: int, colour: str, n: int) -> bool:
+        """Whether ``n`` dice of ``colour`` have somewhere to go on ``seat``'s map now."""
+        return bool(self.board(state, seat).placements(self.crossed(state, seat), colour, n))
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: DicelandState, seat: int, action: Action) -> None:

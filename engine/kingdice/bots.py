@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.contract import Action, Bot, RandomBot, View
 from engine.kingdice.conditions import Die, best_level, keep_toward, shortfall
+from engine.kingdice.legal import canonical_keep
 
 STACK_VALUE = {1: 2.0, 2: 3.0, 3: 3.5, 4: 4.0, 5: 5.0}
 """Rough worth of hiring a card of each stack (markers placed, gems, harm to others)."""
@@ -121,7 +122,7 @@ class HeuristicBot(Bot):
         keep = keep_toward(target, rolled)
         if len(keep) >= 6:
             keep = sorted(keep, key=lambda i: rolled[i][0])[1:]
-        action = {"type": "reroll", "keep": sorted(keep)}
+        action = {"type": "reroll", "keep": canonical_keep(rolled, sorted(keep))}
         return action if action in legal else {"type": "stop"}
 
     # phase 2

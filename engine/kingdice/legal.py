@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.contract import Action
 from engine.kingdice import board
 from engine.kingdice.board import DRAGON
 from engine.kingdice.conditions import COLOURS
+from engine.kingdice.data import DICE
 from engine.kingdice.queries import (
     fire_sources,
     grade,
@@ -22,6 +25,28 @@ REROLL_KEEPS: list[list[int]] = sorted(
     key=lambda keep: (len(keep), keep),
 )
 """Every set of dice that can be kept for a reroll (all but 'keep all six', which is stop)."""
+
+
+def canonical_keep(faces: Sequence[tuple[int, str]], keep: list[int]) -> list[int]:
+    """The same kept faces (number, colour) on the lowest-numbered dice: dice showing the
+    same number in the same colour are interchangeable, so keeping either is one choice
+    (RULES.md, Rulings)."""
+    used: set[int] = set()
+    for i in keep:
+        used.add(next(j for j in range(6) if faces[j] == faces[i] and j not in used))
+    return sorted(used)
+
+
+def distinct_keeps(state: KingState) -> list[list[int]]:
+    """The rerolls that keep different faces, each once, written with the lowest dice."""
+    faces = thrown_faces(state)
+    return [k for k in REROLL_KEEPS if canonical_keep(faces, k) == k]
+
+
+def thrown_faces(state: KingState) -> list[tuple[int, str]]:
+    """(number, colour) of each of the six thrown dice."""
+    return [(n, DICE[i][n - 1]) for i, n in enumerate(state.dice)]
+
 
 PHASE_ACTIONS: dict[Phase, tuple[str, ...]] = {
     Phase.ROLL: ("roll",),
@@ -57,7 +82,7 @@ def legal_actions(state: KingState, seat: int) -> list[Action]:
     if phase is Phase.ROLL:
         return [{"type": "roll"}]
     if phase is Phase.KEEP:
-        return [{"type": "stop"}] + [{"type": "reroll", "keep": k} for k in REROLL_KEEPS]
+        return [{"type": "stop"}] + [{"type": "reroll", "keep": k} for k in distinct_keeps(state)]
     if phase is Phase.HIRE:
         return hire_actions(state, seat)
     if phase is Phase.PLACE:
@@ -126,6 +151,13 @@ def why_not(state: KingState, seat: int, action: Action) -> tuple[str, str]:
     """A specific code and reason for an action of the right phase that is not legal."""
     kind = action["type"]
     if kind == "reroll":
+        keep = action.get("keep")
+        if keep in REROLL_KEEPS:
+            same = canonical_keep(thrown_faces(state), keep)
+            return "same_dice", (
+                f"dice showing the same number and colour are one choice, written with the "
+                f"lowest-numbered dice: keep {same}"
+            )
         return "bad_keep", "list the kept dice in increasing order"
     if kind in ("hire", "take"):
         stack = action.get("stack")

@@ -79,8 +79,9 @@ TITLE_CHAR = 10.5
 def _title(view: dict[str, Any]) -> str:
     turn = view["turn"]
     if view.get("over"):
-        how = "nine catapults" if view.get("won_by") == "catapults" else "42 points"
-        return f"Carcassonne: seat {view['winner']} wins ({how})"
+        points = view["scores"][view["winner"]]
+        how = "nine catapults, " if view.get("won_by") == "catapults" else ""
+        return f"Carcassonne: seat {view['winner']} wins ({how}{points:g} points)"
     doubled = " \u00b7 doubled" if turn["doubled"] else ""
     return (
         f"Carcassonne: seat {turn['seat']} to play \u00b7 roll {turn['rolls_made']} of 3 "

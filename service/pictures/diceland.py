@@ -1,7 +1,8 @@
 """SVG picture of one player's Diceland map, drawn from a view dict only.
 
 Hexes are filled with their territory's colour and outlined by territory, obstacles are
-black, the start hex is white, treasure spaces carry a gold gem, crossed spaces a dark X.
+black, the start hex is white, treasure spaces carry a gold gem on a white badge (it stands
+out on yellow too), crossed spaces a dark X.
 Below the map: the status bar (treasures per colour, completed colours) and the dice.
 """
 
@@ -43,13 +44,24 @@ def _text(x: float, y: float, s: str, size: int = 13, **attrs: Any) -> str:
     )
 
 
+BADGE = {"fill": "#ffffff", "stroke": "#1a1a1a"}
+"""The disc behind a treasure gem: a gold star alone is lost on a yellow territory."""
+FOUND = "#1a1a1a"
+"""A found treasure's dot in the status bar (dark on every colour, yellow included)."""
+
+
 def _gem(x: float, y: float, r: float = 6.0) -> str:
+    badge = (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5:.1f}" fill="{BADGE["fill"]}" '
+        f'stroke="{BADGE["stroke"]}" stroke-width="1.2" class="treasure"/>'
+    )
     pts = []
     for i in range(10):
         rad = r if i % 2 == 0 else r * 0.45
         a = math.radians(-90 + 36 * i)
         pts.append(f"{x + rad * math.cos(a):.1f},{y + rad * math.sin(a):.1f}")
-    return f'<polygon points="{" ".join(pts)}" fill="#ffd700" stroke="#6b5300" stroke-width="1"/>'
+    star = f'<polygon points="{" ".join(pts)}" fill="#ffd700" stroke="#6b5300" stroke-width="1"/>'
+    return badge + star
 
 
 def _die(x: float, y: float, colour: str, size: float = 16.0, dim: bool = False) -> str:
@@ -161,9 +173,10 @@ def render_svg(view: dict[str, Any], player: int | None = None) -> str:
         )
         for slot in range(2):
             cx = x + 12 + slot * 16
-            fill = "#ffd700" if slot < found else "#ffffff"
+            fill = FOUND if slot < found else "#ffffff"
             out.append(
-                f'<circle cx="{cx:.1f}" cy="{bar_y + 1:.1f}" r="5.5" fill="{fill}" stroke="#222"/>'
+                f'<circle cx="{cx:.1f}" cy="{bar_y + 1:.1f}" r="5.5" fill="{fill}" stroke="#222" '
+                f'class="slot"/>'
             )
         mark = "\u2714" if colour in complete else ""
         out.append(_text(x + 42, bar_y + 6, mark, 13, font_weight="bold"))

@@ -15,6 +15,13 @@ from html import escape
 from typing import Any
 
 SIZE = 40.0
+LABEL_SIZE = 8.5
+LABEL_BASE = -13.0
+"""Baseline of a terrain name's last line, from the hex centre (lines stack upwards)."""
+LABEL_STEP = 9.0
+PIECE = 11.0
+"""Centre of the tile ring, marker, dragon fire and gem, below the hex centre."""
+MARKER_R = 9
 SQ3 = math.sqrt(3)
 TERRAIN = {
     "swamp": "#6f7f4a",
@@ -129,26 +136,30 @@ def _map(view: dict[str, Any]) -> tuple[list[str], float, float]:
         ink = "#fff" if sp["terrain"] in DARK_TERRAIN else "#222"
         words = sp["terrain"].split(" ")
         for i, word in enumerate(words):
-            out.append(_text(cx, cy - 14 + i * 10, word, 9, text_anchor="middle", fill=ink))
-        out.append(_text(cx, cy + 33, f"#{sp['id']}", 8, text_anchor="middle", fill=ink))
+            line_y = cy + LABEL_BASE - LABEL_STEP * (len(words) - 1 - i)
+            out.append(_text(cx, line_y, word, LABEL_SIZE, text_anchor="middle", fill=ink))
+        out.append(
+            _text(cx - 22, cy + PIECE + 3, f"#{sp['id']}", 8, text_anchor="middle", fill=ink)
+        )
+        py = cy + PIECE  # the tile, marker, fire and gem sit below the label, never on it
         if sp["tile"]:
             ring = {"fill": "none", "stroke": "#fff", "stroke_width": 2}
             if sp["face_down"]:
                 ring["stroke_dasharray"] = "3,2"
-            out.append(_hex(cx, cy + 8, SIZE * 0.4, **ring))
+            out.append(_hex(cx, py, SIZE * 0.4, **ring))
         if sp["marker"] is not None:
             seat = sp["marker"]
             out.append(
-                f'<circle cx="{cx:.1f}" cy="{cy + 8:.1f}" r="10" fill="{PLAYER[seat % 4]}" '
+                f'<circle cx="{cx:.1f}" cy="{py:.1f}" r="{MARKER_R}" fill="{PLAYER[seat % 4]}" '
                 f'stroke="#fff" stroke-width="2"/>'
             )
             out.append(
-                _text(cx, cy + 12, seat, 11, text_anchor="middle", fill="#fff", font_weight="bold")
+                _text(cx, py + 4, seat, 11, text_anchor="middle", fill="#fff", font_weight="bold")
             )
         if sp["dragon"]:
-            out.append(_flame(cx, cy + 8))
+            out.append(_flame(cx, py))
         if sp["gem"]:
-            out.append(_diamond(cx + 22, cy + 8, sp["gem"]))
+            out.append(_diamond(cx + 22, py, sp["gem"]))
     width = max(xs) + ox + SIZE * 1.2
     height = max(ys) + oy + SIZE * 1.2
     return out, width, height

@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from clients.cli.errors import EXIT_AUTH, EXIT_INVALID, EXIT_NOT_FOUND, EXIT_UNREACHABLE
+from clients.cli.errors import (
+    EXIT_AUTH,
+    EXIT_INVALID,
+    EXIT_NOT_FOUND,
+    EXIT_NOT_OVER,
+    EXIT_UNREACHABLE,
+)
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
 
@@ -127,8 +133,9 @@ def test_play_reads_menu_choices_from_stdin(live_server: str) -> None:
         live_server, "play", "toy", "--bots", "1", "--bot", "random", input="x\n9\n" + "1\n" * 12
     )
     assert result.exit_code == 0, result.output
-    assert "'x' is not a number between 1 and 4" in result.output
+    assert "no choice contains 'x'" in result.output
     assert "'9' is not a number between 1 and 4" in result.output
+    assert "the only move: taken for you" in result.output, "the last card is bid unasked"
     assert "Result" in result.output
     game_id = game_id_in(result.output)
     log = Client(live_server).log(game_id)
@@ -139,7 +146,33 @@ def test_play_reads_menu_choices_from_stdin(live_server: str) -> None:
 def test_play_quits_on_q_leaving_the_game_open(live_server: str) -> None:
     result = dicehall(live_server, "play", "toy", "--bots", "1", "--bot", "random", input="q\n")
     assert result.exit_code == 0, result.output
-    assert Client(live_server).game(game_id_in(result.output))["status"] == "active"
+    game_id = game_id_in(result.output)
+    assert Client(live_server).game(game_id)["status"] == "active"
+    hint = re.search(
+        rf"come back with dicehall play --join {game_id} --token (seat_\S+)", result.output
+    )
+    assert hint, result.output
+    again = dicehall(
+        live_server, "play", "--join", game_id, "--token", hint.group(1), input="1\n" * 12
+    )
+    assert again.exit_code == 0, again.output
+    assert "you are seat 0" in again.output and "Result" in again.output
+
+
+def test_verify_on_a_game_not_over_says_so_with_its_own_exit_code(live_server: str) -> None:
+    made = json.loads(dicehall(live_server, "new", "toy", "--humans", "2", "--json").stdout)
+    result = dicehall(live_server, "verify", made["id"])
+    assert result.exit_code == EXIT_NOT_OVER, result.output
+    assert "NOT OVER" in result.output and "MISMATCH" not in result.output
+    assert "verify it then" in result.output
+    as_json = dicehall(live_server, "verify", made["id"], "--json")
+    assert as_json.exit_code == EXIT_NOT_OVER
+    assert json.loads(as_json.stdout) == {
+        "game_id": made["id"],
+        "ok": False,
+        "over": False,
+        "status": "active",
+    }
 
 
 def test_play_carcassonne_auto_plays_a_whole_game_then_verifies(live_server: str) -> None:

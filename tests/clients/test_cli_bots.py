@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -214,3 +215,14 @@ def test_bot_run_plays_a_search_bot_as_an_external_bot(
     assert summary["status"] == "over"
     log = Client(live_server).log(game_id)
     assert not any(e.get("fallback") for e in log["entries"] if e["seat"] == 0)
+
+
+def test_a_strategy_module_in_the_current_directory_loads_without_pythonpath(
+    tmp_path, monkeypatch
+) -> None:
+    (tmp_path / "mybot_here.py").write_text("def choose(view, actions):\n    return 1\n")
+    monkeypatch.chdir(tmp_path)
+    actions = [{"action": {"type": "bid", "card": c}, "text": f"bid {c}"} for c in (1, 2)]
+    strategy = load_strategy("mybot_here:choose")
+    assert pick(strategy({}, actions), actions) == {"type": "bid", "card": 2}
+    assert str(tmp_path) not in sys.path, "the directory is added only while importing"

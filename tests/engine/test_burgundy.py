@@ -26,6 +26,9 @@ DUCHY_A = DUCHIES["A"]
 
 
 def new_game(seats: int = 2, seed: str = "burgundy-test", **options: Any):
+    """A game of the standard rules unless a variant is given (one seat would default to
+    the solo game)."""
+    options.setdefault("variant", "standard")
     dice = Dice(seed)
     state = GAME.setup(seats, GAME.validate_options(seats, options), dice)
     return state, dice
@@ -427,7 +430,7 @@ def test_rule_simultaneous_colour_completion_gives_both_players_the_full_points(
         put(state, seat, GRAY_BUT_ONE)
     roll(state, [4, 4], ["gray", "gray"])
     before = [sum(s.points) for s in state.sheets]
-    events = finish_round(state, dice, {0: mark(0, 0, (0, 3)), 1: mark(1, 1, (0, 3))})
+    events = finish_round(state, dice, {0: mark(0, 0, (0, 3)), 1: mark(0, 0, (0, 3))})
     done = [e for e in events if e["type"] == "colour_completed"]
     assert done == [
         {
@@ -528,6 +531,24 @@ def test_variant_all_different_picks_in_seat_order_from_the_creator():
     assert [s.castle for s in state.sheets] == [INDEX[(2, 4)], INDEX[(2, 1)], INDEX[(4, 1)]]
     with pytest.raises(InvalidOptions):
         GAME.validate_options(5, {"variant": "all_different"})
+
+
+def test_ruling_all_different_needs_two_to_four_seats():
+    with pytest.raises(InvalidOptions) as err:
+        GAME.validate_options(1, {"variant": "all_different"})
+    assert err.value.errors == {"variant": ["all_different: 2 to 4 seats"]}
+    assert GAME.validate_options(2, {"variant": "all_different"})["variant"] == "all_different"
+
+
+def test_ruling_one_seat_plays_the_rulebooks_solo_game_unless_told_otherwise():
+    assert GAME.validate_options(1, {})["variant"] == "solo", "'One and only' is the default"
+    assert GAME.validate_options(2, {})["variant"] == "standard"
+    practice = GAME.validate_options(1, {"variant": "standard"})
+    assert practice["variant"] == "standard", "a one-seat standard game stays possible"
+    described = GAME.options_schema().fields["variant"].metadata["description"]
+    assert "One and only" in described and "practice game" in described
+    state = GAME.setup(1, GAME.validate_options(1, {}), Dice("solo-default"))
+    assert state.variant == "solo"
 
 
 def test_variant_all_same_uses_the_castle_from_the_options():
@@ -689,18 +710,22 @@ def test_rule_the_five_dice_roll_when_a_round_opens():
     assert opened["sale"] == (opened["hourglass"] == 2)
 
 
-def test_legal_actions_list_every_die_pairing_even_when_two_dice_show_the_same():
+def test_ruling_equal_dice_are_one_choice_written_with_the_lower_die():
     state, _ = started(1, [CASTLE_B])
     roll(state, [6, 6], ["blue", "blue"])
     marks = [a for a in GAME.legal_actions(state, 0) if a["bonus"] is None]
     pairings = {(a["pip"], a["colour"]) for a in marks if a["hex"] == [3, 1]}
-    assert pairings == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert pairings == {(0, 0)}
+    refused(state, 0, mark(1, 1, (3, 1)), "same_dice")
+    roll(state, [6, 5], ["blue", "blue"])
+    marks = [a for a in GAME.legal_actions(state, 0) if a["bonus"] is None]
+    assert {(a["pip"], a["colour"]) for a in marks if a["hex"] == [3, 1]} == {(0, 0), (1, 0)}
 
 
 def test_ruling_the_second_mark_may_go_next_to_the_first():
     state, _ = started(1, [CASTLE_G])  # (2,4); (1,3) monastery touches (1,2) beyond it
     roll(state, [1, 2], ["purple", "purple"])
-    allowed(state, 0, mark(0, 0, (1, 3), {"kind": "silver", "pip": 1, "colour": 1, "hex": [1, 2]}))
+    allowed(state, 0, mark(0, 0, (1, 3), {"kind": "silver", "pip": 1, "colour": 0, "hex": [1, 2]}))
     refused(state, 0, mark(0, 0, (1, 2)), "not_adjacent")
 
 

@@ -71,6 +71,6 @@ def test_terminal_board_offsets_the_short_rows():
     console = Console(width=120, record=True)
     console.print(render(view, None))
     lines = console.export_text().splitlines()
-    top = next(line for line in lines if " b   b   g   g " in line)
-    middle = next(line for line in lines if " o   b   b   p   o   o   o " in line)
-    assert top.index("b") - middle.index("o") == 6  # half a cell (2 columns) per hex fewer
+    top = next(line for line in lines if " b0  b1  g2  g3 " in line)
+    middle = next(line for line in lines if " o0  b1  b2  p3  o4  o5  o6 " in line)
+    assert top.index("b0") - middle.index("o0") == 6  # half a cell (2 columns) per hex fewer

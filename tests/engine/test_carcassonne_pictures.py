@@ -94,12 +94,23 @@ def test_svg_shows_the_roll_and_its_statuses():
 
 def test_svg_shows_the_winner():
     state, dice = new_game()
-    state.scores = [41, 0]
+    state.scores = [45, 0]
     build(state, dice, *CITY_OF_THREE)
     act(state, dice, {"type": "score"})
     svg = render_svg(GAME.view(state, 1))
-    assert "seat 0 wins (42 points)" in svg
+    assert state.scores[0] > 42, "the winner passed the target: the title gives the real score"
+    assert f"seat 0 wins ({state.scores[0]} points)" in svg
     assert render_svg(GAME.view(state, 1), 1) == svg
+
+
+def test_terminal_title_gives_the_winners_real_score():
+    state, dice = new_game()
+    state.scores = [45, 0]
+    build(state, dice, *CITY_OF_THREE)
+    act(state, dice, {"type": "score"})
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render_board(GAME.view(state, 0), 0))
+    assert f"seat 0 wins ({state.scores[0]} points)" in console.export_text()
 
 
 def test_terminal_block_draws_city_edges():

@@ -299,6 +299,25 @@ def test_rule_excess_three_red_dice_two_free_spaces_means_no_red():
     assert 1 not in GAME.to_act(s), "the active player with excess dice owes nothing"
 
 
+def test_a_choice_that_will_cross_nothing_says_so_in_its_text():
+    """The excess rule in the menu: setting aside or stopping with more dice of a colour than
+    it has room for says that nothing will be crossed."""
+    state, _ = new_game()
+    board = GAME.board(state, 0)
+    terr = next(t for t in board.by_colour["red"] if len(t.hexes) >= 3)
+    fill(state, 0, set(terr.hexes[-2:]) | low_treasure_keep(board, skip=("red",)))
+    state.active, state.phase = 0, Phase.CHOOSE
+    state.last_throw = ["red", "red", "red", "blue", "blue", "green"]
+    texts = {a["colour"]: GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    assert "would cross nothing" in texts["red"]
+    GAME.check(state, 0, {"type": "choose", "colour": "red"})
+    state.phase, state.chosen, state.aside = Phase.PUSH, "red", 3
+    stop = GAME.describe(state, 0, {"type": "stop"})
+    assert "cross nothing" in stop and "excess rule" in stop
+    state.aside = 2
+    assert GAME.describe(state, 0, {"type": "stop"}) == "Stop and cross off 2 red"
+
+
 def open_territory(board, crossed: int, hexes: int = 3):
     """The first (colour, territory) a placement may go into now, with at least ``hexes``."""
     return next(
@@ -616,7 +635,11 @@ def test_rule_a_seat_without_any_legal_placement_owes_nothing():
     useless = [c for c in COLOURS if not board.placements(crossed, c, 1)]
     useful = [c for c in COLOURS if board.placements(crossed, c, 1)]
     assert useless and useful
-    to_phase2(state, dice, 0, useful[0], 1, [useful[0], *useless[:1] * 5])
+    first = GAME.board(state, 0)
+    active = next(c for c in COLOURS if first.placements(GAME.crossed(state, 0), c, 1))
+    others = [c for c in useless if c != active]
+    to_phase2(state, dice, 0, active, 1, [active, *others[:1] * 5])
+    assert 0 in GAME.to_act(state), "the active player still crosses"
     assert 1 not in GAME.to_act(state)
     view = GAME.view(state, 1)
     assert view["players"][1]["phase2"] == {"owes": False, "decided": False}
@@ -641,12 +664,13 @@ def test_sealed_choice_changes_nothing_another_seat_sees_but_the_decided_flag():
 def test_describe_reads_well_for_every_kind_of_action():
     state, dice = new_game()
     state.last_throw = ["red", "red", "blue", "green", "grey", "yellow"]
-    assert GAME.describe(state, state.active, {"type": "choose", "colour": "red"}) == (
+    assert GAME.describe(state, state.active, {"type": "choose", "colour": "red"}).startswith(
         "Set aside the 2 red dice"
     )
     GAME.apply(state, state.active, {"type": "choose", "colour": "red"}, dice)
     assert GAME.describe(state, state.active, {"type": "throw"}) == "Throw the other 4 dice again"
-    assert GAME.describe(state, state.active, {"type": "stop"}) == "Stop and cross off 2 red"
+    stop = GAME.describe(state, state.active, {"type": "stop"})
+    assert stop == "Stop and cross off 2 red" or stop.endswith("so you cross nothing")
     to_phase2(state, dice, 0, "red", 1, ["red", "blue", "grey", "green", "yellow", "orange"])
     for seat in GAME.to_act(state):
         for action in GAME.legal_actions(state, seat):

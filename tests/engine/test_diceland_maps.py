@@ -9,6 +9,7 @@ import pytest
 
 from engine.diceland import GAME
 from engine.diceland.board import AXIAL_STEPS, COLOURS, Board, bits
+from engine.diceland.fairness import link_cost
 from engine.diceland.mapgen import DESIGNS, build
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
 from engine.simulate import make_bots, play
@@ -142,3 +143,14 @@ def test_maps_differ_in_character():
 def test_a_seeded_random_game_finishes_on_every_map(pair):
     played = play(GAME, make_bots(GAME, ["random", "random"]), f"maps-{pair}", {"maps": list(pair)})
     assert played.result.winners
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_map_links_nine_treasures_in_its_calibrated_number_of_crosses(name):
+    """The cheap structural measure of fairness (engine.diceland.fairness): every map links
+    nine treasures to the start in the crosses its file records (chosen by playtesting,
+    bench/diceland_calibrate.py), and all maps within a few crosses of each other."""
+    cost = link_cost(BOARDS[name])
+    assert cost == MAP_DATA[name]["link_cost"], "the map changed: playtest it again"
+    costs = [link_cost(BOARDS[m]) for m in MAPS]
+    assert max(costs) - min(costs) <= 6, costs

@@ -13,7 +13,7 @@ from clients.boards.diceland import render
 from engine.dice import Dice
 from engine.diceland import GAME
 from engine.simulate import make_bots
-from service.pictures.diceland import render_svg
+from service.pictures.diceland import BADGE, FILL, FOUND, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -49,8 +49,30 @@ def test_svg_draws_every_hex_obstacles_black_start_white_and_marks():
         assert len(crosses) == len(player["crosses"])
         text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
         assert f"Map {data['name']}" in text and f"seat {seat}" in text
-        found = [c for c in root.findall(f"{SVG}circle") if c.get("fill") == "#ffd700"]
+        found = [c for c in root.findall(f"{SVG}circle") if c.get("fill") == FOUND]
         assert len(found) == player["treasure_total"], "the status bar shows treasures found"
+
+
+def luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_treasures_stand_out_on_every_territory_colour_yellow_included():
+    view = mid_game_view()
+    root = ET.fromstring(render_svg(view, 0))
+    badges = [c for c in root.iter(f"{SVG}circle") if c.get("class") == "treasure"]
+    assert len(badges) == 12, "every treasure gem sits on a badge"
+    for colour, fill in FILL.items():
+        assert contrast(BADGE["stroke"], fill) >= 3 or contrast(BADGE["fill"], fill) >= 3, colour
+        assert contrast(FOUND, fill) >= 3, f"a found treasure's dot is hard to see on {colour}"
+    assert contrast("#ffd700", FILL["yellow"]) < 3, "why the badge: gold alone on yellow"
 
 
 def test_svg_default_player_is_the_viewer():
@@ -66,8 +88,8 @@ def test_terminal_board_shows_the_map_status_bar_and_dice():
         text = console.export_text()
         player = view["players"][seat]
         assert f"map {player['map']}" in text
-        assert text.count(" S ") == 1
-        map_part = text.split("red  yellow")[0]
+        map_part = text.split("(q,r):")[0]  # the map, above its legend line
+        assert map_part.count(" S ") == 1
         assert map_part.count("X") == len(player["crosses"]) - 1
         assert map_part.count("\u2666") == 12
         assert "Last throw" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -12,7 +13,7 @@ from clients.boards.kingdice import render
 from engine.dice import Dice
 from engine.kingdice import GAME
 from engine.kingdice.data import TERRAINS
-from service.pictures.kingdice import PLAYER, render_svg
+from service.pictures.kingdice import LABEL_SIZE, MARKER_R, PLAYER, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -40,12 +41,45 @@ def test_svg_draws_every_space_with_terrain_markers_fires_and_gems(seats):
     for terrain in TERRAINS:
         assert all(word in joined for word in terrain.split(" "))
     markers = sum(1 for sp in view["map"]["spaces"] if sp["marker"] is not None)
-    discs = [c for c in root.iter(f"{SVG}circle") if c.get("r") == "10" and c.get("fill") in PLAYER]
+    discs = [
+        c
+        for c in root.iter(f"{SVG}circle")
+        if c.get("r") == str(MARKER_R) and c.get("fill") in PLAYER
+    ]
     assert len(discs) == markers
     fires = sum(1 for sp in view["map"]["spaces"] if sp["dragon"])
     assert len([p for p in root.iter(f"{SVG}path") if p.get("fill") == "#e8421f"]) == fires
     for m in view["market"]:
         assert m["card"]["name"] in joined
+
+
+def test_svg_terrain_names_never_overlap_markers_gems_or_fires():
+    view = played_view(4, steps=400)
+    root = ET.fromstring(render_svg(view, 0))
+    names = [t for t in root.iter(f"{SVG}text") if float(t.get("font-size", 0)) == LABEL_SIZE]
+    assert len(names) >= len(view["map"]["spaces"])
+    pieces = []
+    for disc in root.iter(f"{SVG}circle"):
+        x, y, r = (float(disc.get(k)) for k in ("cx", "cy", "r"))
+        pieces.append((x - r, y - r, x + r, y + r))
+    for shape in [*root.iter(f"{SVG}polygon"), *root.iter(f"{SVG}path")]:
+        numbers = [
+            float(n)
+            for n in re.findall(r"-?\d+\.?\d*", shape.get("points") or shape.get("d") or "")
+        ]
+        xs, ys = numbers[0::2], numbers[1::2]
+        if xs and max(xs) - min(xs) < 30:  # gems and fires, not the hexes
+            pieces.append((min(xs), min(ys), max(xs), max(ys)))
+    assert len(pieces) > 10
+    for name in names:
+        x, y = float(name.get("x")), float(name.get("y"))
+        half = len(name.text) * LABEL_SIZE * 0.3
+        box = (x - half, y - LABEL_SIZE * 0.8, x + half, y + 2)
+        for piece in pieces:
+            apart = (
+                box[2] <= piece[0] or piece[2] <= box[0] or box[3] <= piece[1] or piece[3] <= box[1]
+            )
+            assert apart, (name.text, box, piece)
 
 
 def test_svg_of_a_finished_game_says_it_is_over():

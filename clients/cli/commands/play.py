@@ -14,12 +14,14 @@ import click
 from rich.rule import Rule
 
 from clients.cli.console import console
+from clients.cli.menu import Menu, page_size
 from clients.cli.options import option_pairs, parse_options, pass_client, seed_option, wait_option
 from clients.cli.render import (
-    action_menu,
+    action_sentence,
     action_text,
     board,
-    compact,
+    board_rows,
+    event_sentence,
     prompt_text,
     result_table,
     seat_names,
@@ -28,35 +30,41 @@ from clients.cli.render import (
 from clients.cli.simultaneous import DecisionWatcher, decided_line, deciding_line
 from clients.sdk import Client, Conflict, IllegalActionError, StaleVersion
 
+CHOOSE = "Choose"
+"""The menu's prompt (a watcher printing others' decisions shows it again)."""
 
-def choice_prompt(count: int) -> str:
-    return f"Choose 1-{count} (q quits)"
 
-
-def read_choice(count: int) -> int:
-    """Ask for a 1-based menu number until a valid one is given; ``q`` quits. Returns the
-    0-based index."""
+def read_choice(items: list[dict[str, Any]], board_rows: int, resume: str) -> int:
+    """Show a menu page that fits the terminal and read answers until one picks an item;
+    ``q`` quits (saying how to come back). Returns the 0-based index."""
+    menu = Menu(items, page_size(console.size.height, board_rows))
     while True:
-        answer = click.prompt(choice_prompt(count), type=str).strip().lower()
-        if answer in ("q", "quit"):
+        console.print(menu.render())
+        answer = menu.answer(click.prompt(CHOOSE, default="", show_default=False, type=str))
+        if answer == "quit":
+            console.print(f"left the table; come back with [bold]{resume}[/]", soft_wrap=True)
             raise click.exceptions.Exit(0)
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer) - 1
-        console.print(f"[red]{answer!r} is not a number between 1 and {count}[/]")
+        if isinstance(answer, int):
+            return answer
+        if isinstance(answer, str):
+            console.print(f"[red]{answer}[/]")
 
 
 def describe_events(events: list[dict[str, Any]], names: list[str], me: int) -> None:
-    """One dim line per move the other seats made (bots included)."""
+    """One dim line per move the other seats made (bots included), as the game's sentence,
+    and one per public game event, in the order they happened."""
     for event in events:
-        if event.get("type") != "action" or event.get("seat") == me:
-            continue
-        decided = decided_line(event, me, names)
-        if decided:
-            console.print(f"[dim]v{event.get('version')} {decided}[/]")
-            continue
-        seat = event.get("seat")
-        who = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
-        console.print(f"[dim]v{event.get('version')} {who}: {compact(event['action'])}[/]")
+        kind = event.get("type")
+        if kind == "action" and event.get("seat") != me:
+            decided = decided_line(event, me, names)
+            if decided:
+                console.print(f"[dim]v{event.get('version')} {decided}[/]")
+                continue
+            seat = event.get("seat")
+            who = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
+            console.print(f"[dim]{who}: {action_sentence(event)}[/]")
+        elif kind == "game_event":
+            console.print(f"[dim]  {event_sentence(event.get('event') or {})}[/]")
 
 
 def create_and_join(
@@ -167,10 +175,12 @@ def play(
     console.print(f"[dim]seed commitment {summary.get('commitment')}[/]")
 
     cursor: str | None = me.events_cursor(game_id)  # others' earlier moves are on the board
+    resume = f"dicehall play --join {game_id} --token {me.token}"
     announced_waiting = False
     while True:
         current = me.view(game_id)
         if current["status"] == "over":
+            wait_for_others(me, game_id, cursor, 0.0, names, quiet, my_seat)
             console.print(Rule("game over"))
             console.print(board(game, current["view"], my_seat))
             if current.get("result"):
@@ -181,46 +191,47 @@ def play(
             )
             return
         if my_seat in seats_to_act(current.get("to_act")):
+            polled = me.events(game_id, after=cursor, wait=0)  # what happened, in order
+            earlier = polled.get("events") or []
+            if not quiet:
+                describe_events(earlier, names, my_seat)
+            cursor = polled.get("cursor", cursor)
             legal = me.legal_actions(game_id)
             actions = legal.get("actions") or []
             if not actions:  # the server moved on between the two reads
                 cursor = wait_for_others(me, game_id, cursor, 1.0, names, quiet, my_seat)
                 continue
+            drawn = board(game, current["view"], my_seat)
             if not quiet:
                 console.print(Rule(f"version {legal['version']}"))
-                console.print(board(game, current["view"], my_seat))
+                console.print(drawn)
                 hint = prompt_text(current.get("to_act"), my_seat)
                 if hint:
                     console.print(f"[bold]{hint}[/]")
-            if auto:
+            forced = len(actions) == 1
+            if auto or forced:
                 index = 0
             else:
-                polled = me.events(game_id, after=cursor, wait=0)
-                earlier = polled.get("events") or []
-                describe_events(earlier, names, my_seat)
-                cursor = polled.get("cursor", cursor)
                 decided = {e.get("seat") for e in earlier if decided_line(e, my_seat, names)}
                 still = {k: v for k, v in (current.get("to_act") or {}).items()}
                 still = {k: v for k, v in still.items() if int(k) not in decided}
                 also = deciding_line(still, my_seat, names)
                 if also:
                     console.print(f"[dim]{also}[/]")
-                console.print(action_menu(actions))
                 watcher = (
-                    DecisionWatcher(me, game_id, cursor, my_seat, names).start(
-                        choice_prompt(len(actions)) + ": "
-                    )
+                    DecisionWatcher(me, game_id, cursor, my_seat, names).start(CHOOSE + ": ")
                     if also
                     else None
                 )
                 try:
-                    index = read_choice(len(actions))
+                    index = read_choice(actions, board_rows(console, drawn), resume)
                 finally:
                     if watcher is not None:
                         cursor = watcher.stop()
             chosen = actions[index]
             if not quiet:
-                console.print(f"[green]you:[/] {action_text(chosen)}")
+                note = " [dim](the only move: taken for you)[/]" if forced and not auto else ""
+                console.print(f"[green]you:[/] {action_text(chosen)}{note}")
             try:
                 me.act(game_id, chosen["action"], if_match=legal["version"])
             except StaleVersion as stale:

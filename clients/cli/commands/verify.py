@@ -14,7 +14,7 @@ import click
 from rich.table import Table
 
 from clients.cli.console import console
-from clients.cli.errors import EXIT_VERIFY_FAILED
+from clients.cli.errors import EXIT_NOT_OVER, EXIT_VERIFY_FAILED
 from clients.cli.options import pass_client
 from clients.sdk import Client
 
@@ -41,6 +41,19 @@ def _fork_start(client: Client, summary: dict[str, Any]) -> Any:
     return fork_start(summary, origin, origin_log, _fork_start(client, origin))
 
 
+def not_over(game_id: str, summary: dict[str, Any], as_json: bool) -> None:
+    """Say that a game still in play cannot be verified yet; exit 11."""
+    status = summary.get("status")
+    if as_json:
+        click.echo(json.dumps({"game_id": game_id, "ok": False, "over": False, "status": status}))
+    else:
+        console.print(
+            f"[bold yellow]NOT OVER[/]: game {game_id} is {status} (version "
+            f"{summary.get('version')}); its seed is revealed when it ends, verify it then."
+        )
+    raise click.exceptions.Exit(EXIT_NOT_OVER)
+
+
 @click.command()
 @click.argument("game_id")
 @click.option(
@@ -54,11 +67,14 @@ def _fork_start(client: Client, summary: dict[str, Any]) -> Any:
 @pass_client
 def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: bool) -> None:
     """Check GAME_ID: seed vs commitment, every draw, and a local re-play of the log whose
-    final state must match the server's final views. Exits 8 on any mismatch."""
+    final state must match the server's final views. Exits 8 on any mismatch, 11 when the
+    game is not over yet (its seed is revealed only at the end)."""
     from clients.verifier import Check, audit_game  # the engine is loaded only here
     from engine.contract import IllegalAction
 
     summary = client.game(game_id)
+    if summary.get("status") != "over":
+        not_over(game_id, summary, as_json)
     log = client.log(game_id)
     views: dict[int | None, Any] = {}
     if summary.get("status") == "over":

@@ -1,0 +1,85 @@
+"""Terminal boards match the moves: the coordinates the menus use are on the board, every
+symbol has a legend, and nothing wraps in the middle of a word in an 80-column terminal."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+
+from clients.cli.render import board
+from engine.burgundy import GAME as BURGUNDY
+from engine.burgundy.duchy import CELLS
+from engine.dice import Dice
+from engine.diceland import GAME as DICELAND
+from engine.games import get_game
+from engine.simulate import make_bots, play
+
+
+def drawn(game: str, view: dict, seat: int) -> str:
+    console = Console(width=80, record=True, color_system=None)
+    console.print(board(game, view, seat))
+    return console.export_text()
+
+
+def burgundy_view() -> dict:
+    dice = Dice("boards")
+    state = BURGUNDY.setup(2, BURGUNDY.validate_options(2, {}), dice)
+    for seat in (0, 1):
+        BURGUNDY.apply(state, seat, BURGUNDY.legal_actions(state, seat)[0], dice)
+    return BURGUNDY.view(state, 0)
+
+
+def test_burgundy_sheet_shows_the_row_and_column_of_every_hex_the_menus_name():
+    text = drawn("burgundy", burgundy_view(), 0)
+    lines = text.splitlines()
+    for row in range(7):
+        line = next(li for li in lines if re.match(rf"│  {row}  ", li))
+        cols = [c for r, c in CELLS if r == row]
+        shown = [int(m) for m in re.findall(r"[bgpyoC](\d)", line.split("│")[1][:36])]
+        marked = line.count("\u2713")
+        assert len(shown) + marked == len(cols), line
+        assert set(shown) <= set(cols)
+    assert "row [row, col]" in text
+
+
+def test_burgundy_legend_explains_every_letter_and_nothing_wraps_mid_word():
+    text = drawn("burgundy", burgundy_view(), 0)
+    for letter, word in (
+        ("b", "river"),
+        ("g", "mine"),
+        ("p", "monastery"),
+        ("y", "pasture"),
+        ("o", "city"),
+        ("C", "castle"),
+    ):
+        assert f"{letter} {word}" in text
+    for word in ("commodity", "pasture: same", "silver", "completed first/second"):
+        assert word in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "\u2026" not in text, "a cell was cut short"
+
+
+def test_diceland_map_shows_q_in_each_hex_and_r_on_each_row():
+    dice = Dice("boards")
+    state = DICELAND.setup(2, DICELAND.validate_options(2, {"maps": ["A", "B"]}), dice)
+    view = DICELAND.view(state, 0)
+    text = drawn("diceland", view, 0)
+    data = view["maps"][view["players"][0]["map"]]
+    hexes = {(q, r) for t in data["territories"] for q, r in t["hexes"]}
+    for r in sorted({r for _, r in hexes}):
+        line = next(li for li in text.splitlines() if li.startswith(f"│ r{r} "))
+        numbers = [int(n) for n in re.findall(r"-?\d+", line[5:])]
+        assert sorted(q for q, rr in hexes if rr == r) == sorted(
+            n for n in numbers if (n, r) in hexes
+        )
+    assert "(q,r)" in text and "treasure" in text and "obstacle" in text
+
+
+def test_every_board_of_a_finished_game_fits_80_columns_without_cut_words():
+    for name, seats in (("carcassonne", 2), ("kingdice", 2), ("diceland", 2), ("burgundy", 1)):
+        game = get_game(name)
+        done = play(game, make_bots(game, ["heuristic"] * seats), f"boards-{name}")
+        text = drawn(name, game.view(done.state, 0), 0)
+        assert all(len(line) <= 80 for line in text.splitlines()), name
+        assert "board picture failed" not in text, name
