@@ -69,6 +69,11 @@ MAP_DATA = obj(
         "house_design": boolean("a house design (not the printed board)"),
         "note": string("where the layout comes from"),
         "generator": string("how the layout was made"),
+        "link_cost": integer(
+            "crosses needed to link nine treasures to the start (a measure of the map's "
+            "difficulty, kept close across maps)",
+            0,
+        ),
         "start": HEX,
         "obstacles": array(HEX, "hexes nobody can cross"),
         "territories": array(
@@ -161,6 +166,9 @@ RESULT_DETAIL = obj(
         "winners": seat_list("the winning seats", SEATS),
         "turns": integer("turns played", 1),
         "treasures": array(integer("treasures crossed", 0), "per seat", 2, SEATS),
+        "ended_by": string(
+            "how the game ended: a win, or the turn limit (the safeguard)", ("win", "turn_limit")
+        ),
     },
 )
 

@@ -40,7 +40,8 @@ ILLEGAL: dict[str, tuple[dict[str, Any], str]] = {
 
 def start(client, name: str) -> tuple[str, list[str]]:
     """A two-seat game of ``name`` with both seats joined; Burgundy past its castle picks."""
-    body = {"game": name, "seats": [{"kind": "human", "name": f"p{n}"} for n in range(2)]}
+    seats = [{"kind": "human", "name": f"p{n}"} for n in range(2)]
+    body = {"game": name, "seats": seats, "visibility": "public"}
     body["seed"] = f"malformed-{name}"
     gid = client.post("/v1/games", json=body).get_json()["id"]
     tokens = [
