@@ -652,10 +652,16 @@ class GameStore:
         fields = [f for f in _FIELDS if f != "state"]
         with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
-                pipe.hmget(self.key_for(game_id, "game"), fields)
+                # decoding off: a compacted game's ``archive`` field is binary (as in ``load``)
+                pipe.execute_command(
+                    "HMGET", self.key_for(game_id, "game"), *fields, **{NEVER_DECODE: True}
+                )
             replies = pipe.execute()
         records = []
         for values in replies:
-            raw = dict(zip(fields, values, strict=True))
+            raw = {
+                name: value if value is None or name == "archive" else value.decode()
+                for name, value in zip(fields, values, strict=True)
+            }
             records.append(self._decode([raw.get(f) for f in _FIELDS]))
         return records

@@ -63,20 +63,27 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
     backoff = BACKOFF_FIRST
     while not stopping.is_set():
         queue = queue_for(settings)
-        worker = worker_class([queue], connection=queue.connection)
-        current[0] = worker.name
-        if sweeper is not None and not sweeper.is_alive():
-            sweeper.start()
         started = time.monotonic()
         try:
-            worker.work(burst=burst, with_scheduler=True)
+            # rq's Worker() talks to Redis (CLIENT SETNAME): Redis may still be down here
+            worker = worker_class([queue], connection=queue.connection)
         except redis.RedisError as exc:
-            log.warning("worker %s: Redis failed: %s", worker.name, exc)
-        if worker.stop_asked or burst:
-            break
-        if time.monotonic() - started > STEADY:
-            backoff = BACKOFF_FIRST
-        log.warning("worker %s stopped unasked; a new one starts in %.0f s", worker.name, backoff)
+            log.warning("worker: Redis failed at start: %s; retrying in %.0f s", exc, backoff)
+        else:
+            current[0] = worker.name
+            if sweeper is not None and not sweeper.is_alive():
+                sweeper.start()
+            try:
+                worker.work(burst=burst, with_scheduler=True)
+            except redis.RedisError as exc:
+                log.warning("worker %s: Redis failed: %s", worker.name, exc)
+            if worker.stop_asked or burst:
+                break
+            if time.monotonic() - started > STEADY:
+                backoff = BACKOFF_FIRST
+            log.warning(
+                "worker %s stopped unasked; a new one starts in %.0f s", worker.name, backoff
+            )
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda signum, frame: stopping.set())
         stopping.wait(backoff)

@@ -214,7 +214,7 @@ def bot_games(service: GameService, per_game: int) -> list[str]:
     ids = []
     for name in ("carcassonne", "burgundy", "diceland", "kingdice"):
         for n in range(per_game):
-            record, _ = service.create(
+            record, _, _ = service.create(
                 name, [{"kind": "bot", "bot": "heuristic"}] * 2, {}, seed=f"fault-{name}-{n}"
             )
             ids.append(record.id)

@@ -22,7 +22,7 @@ def test_fallbacks_fire_on_time_when_the_sweeping_worker_is_killed(stack: Stack)
     service = stack.service()
     ids = []
     for n in range(GAMES):
-        record, _ = service.create(
+        record, _, _ = service.create(
             "toy", [{"kind": "human"}] * 2, {}, seed=f"late-{n}", decision_seconds=DECISION_SECONDS
         )
         for seat in (0, 1):

@@ -96,7 +96,7 @@ def test_sigterm_gives_every_long_poll_and_stream_its_last_answer(stack: Stack) 
 @pytest.mark.fault
 def test_sigterm_lets_a_worker_finish_the_job_in_hand(stack: Stack) -> None:
     service = stack.service()
-    record, _ = service.create(
+    record, _, _ = service.create(
         "carcassonne", [{"kind": "bot", "bot": "heuristic"}], {}, seed="solo-sigterm"
     )
     worker = stack.start_worker()

@@ -59,7 +59,7 @@ def test_a_worker_outlives_a_redis_restart_in_the_middle_of_its_job(aof_stack: S
     stack = aof_stack
     worker = stack.start_worker()
     service = stack.service()
-    record, _ = service.create(
+    record, _, _ = service.create(
         "carcassonne", [{"kind": "bot", "bot": "heuristic"}], {}, seed="solo-outage"
     )
     stack.worker_doing_a_job()

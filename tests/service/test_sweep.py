@@ -29,7 +29,7 @@ def settings(redis_client: Any) -> Settings:
 
 
 def bot_game(settings: Settings) -> str:
-    record, _ = game_service(settings).create("toy", [{"kind": "bot"}] * 2, {}, seed="sweep")
+    record, _, _ = game_service(settings).create("toy", [{"kind": "bot"}] * 2, {}, seed="sweep")
     return record.id
 
 
@@ -77,7 +77,7 @@ def test_sweep_replaces_a_job_whose_worker_died_and_keeps_one_whose_worker_lives
 
 def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings) -> None:
     service = game_service(settings)
-    record, _ = service.create("toy", [{"kind": "human"}] * 2, {}, seed="d", decision_seconds=30)
+    record, _, _ = service.create("toy", [{"kind": "human"}] * 2, {}, seed="d", decision_seconds=30)
     for seat in (0, 1):
         service.join(record.id, seat, None)
     record = service.record(record.id)
@@ -101,7 +101,7 @@ def test_sweep_forgets_games_that_are_over_or_gone_and_ticks_their_tournament(
     settings, redis_client
 ) -> None:
     service = game_service(settings)
-    record, _ = service.create("toy", [{"kind": "bot"}] * 2, {}, seed="t", tournament="t-1")
+    record, _, _ = service.create("toy", [{"kind": "bot"}] * 2, {}, seed="t", tournament="t-1")
     gone = bot_game(settings)
     key = service.store.key_for(record.id, "game")
     service.store.redis.hset(key, "status", GameStatus.OVER.value)
