@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -24,8 +26,33 @@ from clients.cli.errors import (
 )
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
+from tests.conftest import wait_until
 
 pytestmark = pytest.mark.usefixtures("worker")
+
+
+class Output:
+    """A child's stdout, read line by line in a thread, so a test can wait for a line."""
+
+    def __init__(self, stream: Any) -> None:
+        self.lines: list[str] = []
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            self.lines.append(line)
+
+    def wait_for(self, pattern: str, what: str, timeout: float = 60) -> None:
+        wait_until(lambda: any(re.search(pattern, line) for line in self.lines), timeout, what)
+
+    def text(self) -> str:
+        self.thread.join(10)
+        return "".join(self.lines)
+
+
+def unbuffered() -> dict[str, str]:
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 
 def dicehall(server: str, *args: str, input: str | None = None) -> Result:
@@ -230,9 +257,11 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=unbuffered(),
     )
+    drawn = Output(watcher.stdout)
     try:
-        time.sleep(1.0)  # let the watcher draw the start and begin following
+        drawn.wait_for(r" v\d+ \(", "the watcher's first drawing")
         while seat.view(created["id"])["status"] != "over":
             legal = seat.legal_actions(created["id"])
             if legal["actions"]:
@@ -242,7 +271,8 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
                     )
             else:
                 seat.events(created["id"], wait=1)
-        out, err = watcher.communicate(timeout=60)
+        watcher.wait(timeout=60)
+        out, err = drawn.text(), watcher.stderr.read()
     finally:
         watcher.kill()
     assert watcher.returncode == 0, err
@@ -436,12 +466,11 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=unbuffered(),
     )
+    printed = Output(first.stdout)
     try:
-        deadline = time.monotonic() + 30
-        while not hall.game(created["id"])["seats"][0]["joined"]:
-            assert time.monotonic() < deadline, "the first player never joined"
-            time.sleep(0.1)
+        printed.wait_for("waiting for the other human seats to join", "the first player waiting")
         joined = hall.join(created["id"], 1, "bo", invite=created["invites"]["1"])
         second = hall.with_token(joined["seat_token"])
         while second.view(created["id"])["status"] != "over":
@@ -453,7 +482,8 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
                     )
             else:
                 second.events(created["id"], wait=1)
-        out, err = first.communicate(timeout=60)
+        first.wait(timeout=60)
+        out, err = printed.text(), first.stderr.read()
     finally:
         first.kill()
     assert first.returncode == 0, err
