@@ -4,7 +4,8 @@ A finished game keeps its record (meta: seats, options, seed, commitment), its f
 its action log and, for tournament games, the per-seat statistics the standings read. The
 log is stored without what can be recomputed: an entry's ``n`` and ``version`` are its
 position, ``at`` is kept in tenths of a second after the game's creation, and of each draw
-only the number of outcomes ``n`` (``k`` counts on from 0 and the value is
+only the number of outcomes ``n`` (``k`` counts on from 0, or for a fork from the dice
+``counter`` it started at, and the value is
 ``engine.dice.derive(seed, k, n)``). :func:`unpack` gives entries exactly as the live log had
 them (``at`` to within 0.05 s). The whole is JSON, zlib-compressed (binary: the store reads
 it with decoding off).
@@ -77,7 +78,7 @@ def unpack(packed: bytes, with_log: bool = True) -> Archive:
     meta = data["meta"]
     log = []
     if with_log:
-        k = 0
+        k = int((meta.get("forked_from") or {}).get("counter", 0))  # a fork's draws go on
         for n, folded in enumerate(data["log"]):
             entry, k = _unfold_entry(folded, n, k, meta["seed"], meta["created_at"])
             log.append(entry)

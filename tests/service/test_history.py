@@ -4,6 +4,7 @@ the log, the service's verification, and forks of finished games."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import requests
 from engine.codec import canonical_json
 from engine.games import get_game
 from engine.replay import replay
+from service import archive as archives
 from service.pictures import kingdice as kingdice_picture
 from service.store import GameStore
 from tests.players import Player, create, play_until_over, wait_for
@@ -24,6 +26,14 @@ def finished(base: str, game: str = "kingdice", bot: str = "random", seed: str =
     bots = [{"kind": "bot", "bot": bot}, {"kind": "bot", "bot": bot}]
     created = create(base, game, bots, seed=seed)
     return wait_for(base, created["id"], lambda s: s["status"] == "over", timeout=90)
+
+
+def wait_until(probe: Any, timeout: float = 10.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while (value := probe()) is None:
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+    return value
 
 
 def get(base: str, path: str, **params: Any) -> dict[str, Any]:
@@ -120,9 +130,14 @@ def test_verification_of_a_finished_game_holds_and_catches_a_changed_result(
     names = [check["name"] for check in audit["checks"]]
     assert "sha256(seed) equals the commitment published at creation" in names
     assert "the result equals the server's" in names
-    key = GameStore(redis_client).key_for(summary["id"], "game")
+    # a finished game is compacted: its result lives in the archive, so change it there
+    store = GameStore(redis_client)
+    key = store.key_for(summary["id"], "game")
+    packed = wait_until(lambda: store._archive(summary["id"]))
+    archived = archives.unpack(packed)
     result = {**summary["result"], "scores": [s + 1 for s in summary["result"]["scores"]]}
-    redis_client.hset(key, "result", json.dumps(result))
+    archived.meta["result"] = result
+    redis_client.hset(key, "archive", archives.pack(archived))
     tampered = get(live_server, f"/games/{summary['id']}/verification")
     assert tampered["ok"] is False
     failed = [check["name"] for check in tampered["checks"] if not check["ok"]]

@@ -30,6 +30,9 @@ TARGET = 4096
 """Bytes a finished 4-seat game may keep in Redis."""
 BOUNDED_INDEXES = {"dh:games", "dh:tournaments"}
 """Sorted sets without a TTL, trimmed to their newest 10,000 members (docs/API.md)."""
+LIVE_INDEX = {"dh:live", "dh:live:filled"}
+"""The sweep's sorted set of games not over (and its once-per-database backfill marker), no
+TTL: a game leaves it when the sweep finds it over or gone (docs/API.md)."""
 
 
 def play(client, name: str, seats: int, seed: str) -> tuple[str, list[str]]:
@@ -119,7 +122,10 @@ def test_the_log_pages_the_same_before_and_after_compaction(client, redis_client
     assert client.get(f"/v1/games/{game_id}").get_json()["status"] == "over"
     archived = paged(client, game_id, 3)
     assert [e["n"] for e in archived] == list(range(9))
-    hidden = {"draws", "at", "action"}  # sealed bids: hidden from spectators until the end
+    # sealed bids (their action and its sentence): hidden from spectators until the end
+    hidden = {"draws", "at", "action", "text"}
+    assert all(e["text"] for e in archived), "every sentence is shown once the game is over"
+    assert all(e["text"] is None for e in live if e.get("sealed"))
     strip = [{k: v for k, v in e.items() if k not in hidden} for e in archived[:7]]
     assert strip == [{k: v for k, v in e.items() if k not in hidden} for e in live]
     assert all(abs(a["at"] - b["at"]) <= 0.06 for a, b in zip(archived, live, strict=False))
@@ -161,6 +167,10 @@ def test_every_key_has_a_ttl_or_is_a_bounded_index(client, redis_client):
     ours = [key for key in redis_client.scan_iter(count=1000) if not key.startswith("rq:")]
     assert len(ours) > 15
     forever = [key for key in ours if redis_client.ttl(key) == -1]
-    assert set(forever) <= BOUNDED_INDEXES, forever
+    assert set(forever) <= BOUNDED_INDEXES | LIVE_INDEX, forever
     for index in BOUNDED_INDEXES & set(forever):
         assert redis_client.type(index) == "zset"
+    if "dh:live" in forever:
+        assert redis_client.type("dh:live") == "zset"
+        live = redis_client.zrange("dh:live", 0, -1)
+        assert live and all(redis_client.exists(f"dh:{{{game_id}}}:game") for game_id in live)

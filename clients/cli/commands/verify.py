@@ -69,8 +69,8 @@ def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: 
     """Check GAME_ID: seed vs commitment, every draw, and a local re-play of the log whose
     final state must match the server's final views. Exits 8 on any mismatch, 11 when the
     game is not over yet (its seed is revealed only at the end)."""
-    from clients.verifier import Check, audit_game  # the engine is loaded only here
-    from engine.contract import IllegalAction
+    # the engine is loaded only here, through the verifier
+    from clients.verifier import Check, IllegalAction, audit_game
 
     summary = client.game(game_id)
     if summary.get("status") != "over":
