@@ -69,6 +69,10 @@ MAP_DATA = obj(
         "house_design": boolean("a house design (not the printed board)"),
         "note": string("where the layout comes from"),
         "generator": string("how the layout was made"),
+        "link_cost": integer(
+            "the crosses that must link nine treasures to the start (engine/diceland/fairness.py)",
+            0,
+        ),
         "start": HEX,
         "obstacles": array(HEX, "hexes nobody can cross"),
         "territories": array(
@@ -161,6 +165,7 @@ RESULT_DETAIL = obj(
         "winners": seat_list("the winning seats", SEATS),
         "turns": integer("turns played", 1),
         "treasures": array(integer("treasures crossed", 0), "per seat", 2, SEATS),
+        "ended_by": string("what ended the game: a win or the turn limit", ("win", "turn_limit")),
     },
 )
 

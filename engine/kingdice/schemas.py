@@ -403,6 +403,10 @@ RESULT_DETAIL = obj(
         "breakdown": array(BREAKDOWN, "per seat", 2, SEATS),
         "immediate_winner": nullable(SEAT, "a seat that won at once (a 17th marker)"),
         "turns": integer("turns played", 1),
+        "ended_by": string(
+            "what ended the game: a 17th marker, the stockpile or the turn limit (ruling 17)",
+            ("17th_marker", "stockpile", "turn_limit"),
+        ),
         "removed_tiles": array(TERRAIN, "the two tiles removed unseen at set-up", 2, 2),
     },
 )
