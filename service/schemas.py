@@ -705,10 +705,12 @@ class ParticipantSchema(Schema):
     bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
     account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
     budget_ms = fields.Float(
+        allow_none=True,
         validate=validate.Range(min=1, max=10_000),
         metadata={"description": "the search bot's time per decision in ms (default 1000)"},
     )
     iterations = fields.Integer(
+        allow_none=True,
         validate=validate.Range(min=1, max=100_000),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "

@@ -70,8 +70,7 @@ MAP_DATA = obj(
         "note": string("where the layout comes from"),
         "generator": string("how the layout was made"),
         "link_cost": integer(
-            "crosses needed to link nine treasures to the start (a measure of the map's "
-            "difficulty, kept close across maps)",
+            "the crosses that must link nine treasures to the start (engine/diceland/fairness.py)",
             0,
         ),
         "start": HEX,
@@ -166,9 +165,7 @@ RESULT_DETAIL = obj(
         "winners": seat_list("the winning seats", SEATS),
         "turns": integer("turns played", 1),
         "treasures": array(integer("treasures crossed", 0), "per seat", 2, SEATS),
-        "ended_by": string(
-            "how the game ended: a win, or the turn limit (the safeguard)", ("win", "turn_limit")
-        ),
+        "ended_by": string("what ended the game: a win or the turn limit", ("win", "turn_limit")),
     },
 )
 

@@ -245,7 +245,9 @@ EVENTS = by_type(
             "from": one_of(
                 "where the dragon fire came from: the stock, a seat's area, or "
                 "nowhere (null: none left)",
-                const("stock", "the stock"),
+                # an enum, not a const: a generated Python client's union parser raises on a
+                # const that does not match instead of trying the union's other members
+                string("the stock", ("stock",)),
                 SEAT,
                 {"type": "null"},
             )
@@ -404,8 +406,7 @@ RESULT_DETAIL = obj(
         "immediate_winner": nullable(SEAT, "a seat that won at once (a 17th marker)"),
         "turns": integer("turns played", 1),
         "ended_by": string(
-            "how the game ended: a 17th marker, the stockpile ran out, or the turn limit (the "
-            "safeguard)",
+            "what ended the game: a 17th marker, the stockpile or the turn limit (ruling 17)",
             ("17th_marker", "stockpile", "turn_limit"),
         ),
         "removed_tiles": array(TERRAIN, "the two tiles removed unseen at set-up", 2, 2),

@@ -57,8 +57,11 @@ def test_stateful_run_follows_links_to_real_moves(live_server: str, worker: Any)
             if case.operation.label == CREATE and isinstance(case.body, dict):
                 # Games to play, not to refuse (the stateless test fuzzes createGame): seat 0
                 # a human whom the JoinFirstSeat link seats, seat 1 a bot; no bot-only games.
+                # Public, so that the link's anonymous join is let in (games are private by
+                # default: a private game's seat opens only to its invite or the creator).
                 case.body["seats"] = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
                 case.body["options"] = {}
+                case.body["visibility"] = "public"
 
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             game_id = (case.path_parameters or {}).get("game_id")

@@ -96,11 +96,28 @@ def test_a_token_is_optional_for_reading_a_game_and_required_for_playing_it():
     # security requirement, so optional auth is the document's default, not repeated per op
     assert spec["security"] == [{}, {"bearer": []}]
     ops = by_id(spec)
-    for name in ("getView", "getLog", "listEvents", "streamEvents", "getGame", "getPicture"):
+    # joinSeat takes a token when it has one: a private game's seat opens to its invite token
+    # or to the creator's token, a public game's seat to anyone
+    for name in (
+        "getView",
+        "getLog",
+        "listEvents",
+        "streamEvents",
+        "getGame",
+        "getPicture",
+        "joinSeat",
+    ):
         assert "security" not in ops[name], name
-    for name in ("listLegalActions", "postAction", "getBotAccount", "getBotFeed"):
+    for name in (
+        "listLegalActions",
+        "postAction",
+        "getBotAccount",
+        "getBotFeed",
+        "cancelGame",
+        "removeSeat",
+    ):
         assert ops[name]["security"] == [{"bearer": []}], name
-    for name in ("createGame", "joinSeat", "listCatalogue", "getHealth"):
+    for name in ("createGame", "listCatalogue", "getHealth", "getLiveness", "getReadiness"):
         assert ops[name]["security"] == [], name
 
 

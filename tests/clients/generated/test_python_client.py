@@ -18,8 +18,15 @@ OPERATIONS = {
     "bots": {"get_bot_account", "get_bot_feed", "register_bot", "stream_bot_feed"},
     "catalogue": {"get_catalogue_entry", "get_rules", "list_catalogue"},
     "events": {"list_events", "stream_events"},
-    "games": {"create_game", "get_game", "join_seat", "list_games"},
-    "health": {"get_health"},
+    "games": {
+        "cancel_game",
+        "create_game",
+        "get_game",
+        "join_seat",
+        "list_games",
+        "remove_seat",
+    },
+    "health": {"get_health", "get_liveness", "get_readiness"},
     "pictures": {"get_picture"},
     "play": {"get_log", "get_view", "list_legal_actions", "post_action"},
     "tournaments": {

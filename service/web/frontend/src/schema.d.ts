@@ -1880,6 +1880,8 @@ export interface components {
                     note: string;
                     /** @description how the layout was made */
                     generator: string;
+                    /** @description the crosses that must link nine treasures to the start (engine/diceland/fairness.py) */
+                    link_cost: number;
                     /** @description a hex of a map, [q, r] (axial coordinates) */
                     start: number[];
                     /** @description hexes nobody can cross */
@@ -1907,6 +1909,11 @@ export interface components {
             turns: number;
             /** @description per seat */
             treasures: number[];
+            /**
+             * @description what ended the game: a win or the turn limit
+             * @enum {string}
+             */
+            ended_by: "win" | "turn_limit";
         };
         /** @description the end of a game: scores and ranks per seat, the winners, and game-specific detail */
         DicelandResult: {
@@ -2950,6 +2957,11 @@ export interface components {
             immediate_winner: number | null;
             /** @description turns played */
             turns: number;
+            /**
+             * @description what ended the game: a 17th marker, the stockpile or the turn limit (ruling 17)
+             * @enum {string}
+             */
+            ended_by: "17th_marker" | "stockpile" | "turn_limit";
             /** @description the two tiles removed unseen at set-up */
             removed_tiles: ("caves" | "coastline" | "desert" | "farmland" | "floodplain" | "flower meadow" | "gemstone quarry" | "glacier" | "hills" | "lake" | "lava" | "mushroom forest" | "pine forest" | "swamp" | "volcano")[];
         };
@@ -4284,9 +4296,9 @@ export interface components {
             /** @description an external bot account id */
             account?: string | null;
             /** @description the search bot's time per decision in ms (default 1000) */
-            budget_ms?: number;
+            budget_ms?: number | null;
             /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed) */
-            iterations?: number;
+            iterations?: number | null;
         };
         Progress: {
             total: number;

@@ -47,7 +47,7 @@ async function playOne(plan: Plan): Promise<Played> {
   const seats: Schemas["SeatSpec"][] = [{ kind: "human", name: "typescript" }];
   for (let n = 1; n < plan.seats; n++) seats.push({ kind: "bot", bot: plan.bot });
   const created = await anonymous.POST("/v1/games", {
-    body: { game: plan.game, seats, options: plan.options },
+    body: { game: plan.game, seats, options: plan.options, visibility: "private" },
   });
   if (created.data === undefined) throw new Error(`createGame: ${JSON.stringify(created.error)}`);
   const gameId = created.data.id;
@@ -76,7 +76,8 @@ async function playOne(plan: Plan): Promise<Played> {
     });
     if (feed.data === undefined) throw new Error(`listEvents: ${JSON.stringify(feed.error)}`);
     cursor = feed.data.cursor;
-    const seen: StreamEntry[] = feed.data.events;
+    // each game's feed is its own array type; only the entry's type is read here
+    const seen: readonly Pick<StreamEntry, "type">[] = feed.data.events;
     for (const entry of seen) entries[entry.type] = (entries[entry.type] ?? 0) + 1;
     return seen.length;
   }
