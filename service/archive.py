@@ -3,11 +3,11 @@
 A finished game keeps its record (meta: seats, options, seed, commitment), its final state,
 its action log and, for tournament games, the per-seat statistics the standings read. The
 log is stored without what can be recomputed: an entry's ``n`` and ``version`` are its
-position, ``at`` is kept in tenths of a second after the game's creation, and of each draw
+position, ``at`` is kept in milliseconds after the game's creation, and of each draw
 only the number of outcomes ``n`` (``k`` counts on from 0, or for a fork from the dice
 ``counter`` it started at, and the value is
 ``engine.dice.derive(seed, k, n)``). :func:`unpack` gives entries exactly as the live log had
-them (``at`` to within 0.05 s). The whole is JSON, zlib-compressed (binary: the store reads
+them (``at`` to within half a millisecond). The whole is JSON, zlib-compressed (binary: the store reads
 it with decoding off).
 """
 
@@ -34,7 +34,7 @@ class Archive:
 def _fold_entry(entry: dict[str, Any], created_at: float) -> dict[str, Any]:
     folded = {key: value for key, value in entry.items() if key not in {"n", "version"}}
     if "at" in folded:
-        folded["at"] = round((folded["at"] - created_at) * 10)
+        folded["at"] = round((folded["at"] - created_at) * 1000)
     if "draws" in folded:
         folded["draws"] = [n for _k, n, _value in folded["draws"]]
     return folded
@@ -45,7 +45,7 @@ def _unfold_entry(
 ) -> tuple[dict[str, Any], int]:
     entry = {"n": n, "version": n, **folded}
     if "at" in entry:
-        entry["at"] = created_at + entry["at"] / 10
+        entry["at"] = created_at + entry["at"] / 1000
     if "draws" in entry:
         draws = []
         for outcomes in entry["draws"]:

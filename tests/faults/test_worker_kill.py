@@ -8,6 +8,7 @@ from functools import partial
 
 import pytest
 
+from service.store import GameStatus
 from tests.faults.conftest import Progress, Stack, bot_games, kill9
 
 PER_GAME = int(os.environ.get("DICEHALL_FAULT_GAMES", "5"))
@@ -28,6 +29,9 @@ def test_killing_one_of_two_workers_three_times_strands_no_game(stack: Stack) ->
     print(f"{len(game_ids)} games; without a kill the longest wait for a move is {baseline:.1f} s")
     worst: list[float] = []
     for _ in range(KILLS):
+        active = [r for r in progress.snapshot().values() if r and r.status is GameStatus.ACTIVE]
+        if len(active) < 2 * PER_GAME:  # games end: keep enough in flight for a job to catch
+            progress.game_ids.extend(bot_games(service, PER_GAME))
         victim, game_id = stack.frozen_worker_in_a_job()
         waits = progress.waits_after(partial(kill9, victim), timeout=MAX_WAIT)
         stack.start_worker()
