@@ -7,8 +7,8 @@ position, ``at`` is kept in milliseconds after the game's creation, and of each 
 only the number of outcomes ``n`` (``k`` counts on from 0, or for a fork from the dice
 ``counter`` it started at, and the value is
 ``engine.dice.derive(seed, k, n)``). :func:`unpack` gives entries exactly as the live log had
-them (``at`` to within half a millisecond). The whole is JSON, zlib-compressed (binary: the store reads
-it with decoding off).
+them (``at`` to within half a millisecond). The whole is JSON, zlib-compressed (binary: the
+store reads it with decoding off).
 """
 
 from __future__ import annotations
