@@ -54,6 +54,20 @@ class Caller:
     creator: bool = False
 
 
+def open_human_seat(record: GameRecord, seat: int) -> SeatRecord:
+    """``seat`` of ``record`` if it is a human seat nobody has taken. Raises Problem 404
+    seat_not_found, 409 seat_not_human / seat_taken."""
+    if not 0 <= seat < len(record.seats):
+        last = len(record.seats) - 1
+        raise Problem(404, "seat_not_found", f"game {record.id} has seats 0 to {last}")
+    info = record.seats[seat]
+    if info.kind != "human":
+        raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
+    if info.joined:
+        raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+    return info
+
+
 def lookup_game(name: str) -> Game:
     """The registered game. Raises Problem 404 unknown_game."""
     try:
@@ -441,14 +455,7 @@ class GameService:
             record = self.store.load(game_id, pipe)
             if record is None:
                 raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
-            if not 0 <= seat < len(record.seats):
-                last = len(record.seats) - 1
-                raise Problem(404, "seat_not_found", f"game {game_id} has seats 0 to {last}")
-            info = record.seats[seat]
-            if info.kind != "human":
-                raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
-            if info.joined:
-                raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+            info = open_human_seat(record, seat)
             if record.visibility == "private" and not (
                 tokens.matches(credential, record.creator_digest)
                 or tokens.matches(credential, info.invite_digest)

@@ -14,7 +14,7 @@ from engine import dice as dice_mod
 from engine.contract import InvalidOptions
 from engine.games import get_game
 from service import tokens
-from service.games import GameService
+from service.games import GameService, open_human_seat
 from service.problems import Problem
 from service.store import GameRecord, GameStatus, Pipeline
 
@@ -53,14 +53,7 @@ def remove_seat(service: GameService, game_id: str, seat: int, token: str | None
 
     def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
         record = _waiting_for_creator(service.store.load(game_id, pipe), game_id, token)
-        if not 0 <= seat < len(record.seats):
-            last = len(record.seats) - 1
-            raise Problem(404, "seat_not_found", f"game {game_id} has seats 0 to {last}")
-        info = record.seats[seat]
-        if info.kind != "human":
-            raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
-        if info.joined:
-            raise Problem(409, "seat_taken", f"seat {seat} has been taken")
+        open_human_seat(record, seat)
         game = get_game(record.game)
         seats = record.seats[:seat] + record.seats[seat + 1 :]
         try:
