@@ -10,6 +10,7 @@ reuses it on its own retries. The retrying is urllib3's :class:`~urllib3.util.Re
 
 from __future__ import annotations
 
+import math
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -49,7 +50,7 @@ class RetryPolicy:
 
     ``attempts`` counts the first try; the first retry goes at once, retry ``i`` (1-based)
     after ``backoff * 2**(i-1)`` capped at ``max_backoff`` (urllib3's backoff), or after the
-    server's ``Retry-After`` (capped at ``max_retry_after``).
+    server's ``Retry-After`` (capped at ``max_retry_after``, rounded up to whole seconds).
     """
 
     attempts: int = 4
@@ -67,7 +68,7 @@ class RetryPolicy:
             status_forcelist=RETRY_STATUSES,
             allowed_methods=SAFE_METHODS | {"POST"},
             respect_retry_after_header=True,
-            retry_after_max=self.max_retry_after,
+            retry_after_max=math.ceil(self.max_retry_after),
             raise_on_status=False,
         )
 
