@@ -162,9 +162,10 @@ class Client:
         self.retry = retry or RetryPolicy()
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", USER_AGENT)
-        mounted = self.session.get_adapter(self.base_url)
+        prefix = f"{self.base_url}/"
+        mounted = self.session.adapters.get(prefix)
         if not (isinstance(mounted, SafeRetryAdapter) and mounted.policy == self.retry):
-            self.session.mount(f"{self.base_url}/", SafeRetryAdapter(self.retry))
+            self.session.mount(prefix, SafeRetryAdapter(self.retry))
 
     def with_token(self, token: str | None) -> Client:
         """The same server (and connection pool) seen with another token."""
