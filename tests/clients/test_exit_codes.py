@@ -39,7 +39,7 @@ DOCUMENTED = {
 
 def documented_paragraph() -> str:
     text = (ROOT / "clients" / "README.md").read_text(encoding="utf-8")
-    start = text.index("Exit codes:")
+    start = text.index("Exit codes")
     return " ".join(text[start : text.index("\n\n", start)].split())
 
 
