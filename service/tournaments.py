@@ -29,7 +29,7 @@ import statistics
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from openskill.models import PlackettLuce
 
@@ -155,7 +155,8 @@ class TournamentRunner:
 
     def recent(self, offset: int, limit: int) -> list[Tournament]:
         """Tournaments, newest first."""
-        ids = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
+        newest = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
+        ids = cast("list[str]", newest)
         found = [self.redis.get(self._key(tid)) for tid in ids]
         return [Tournament.from_json(json.loads(raw)) for raw in found if raw is not None]
 
@@ -320,7 +321,7 @@ class TournamentRunner:
 
     def games(self, t: Tournament) -> list[dict[str, Any]]:
         plan = schedule(t)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for index in range(t.created):
             record = self.service.store.load(t.game_id(index))
             if record is None:
@@ -363,14 +364,14 @@ class TournamentRunner:
                 illegal[p] += stats[seat]["illegal"]
                 missed[p] += stats[seat]["missed"]
                 times[p].extend(stats[seat]["times"])
-        rows = []
-        for n, p in enumerate(t.participants):
+        rows: list[dict[str, Any]] = []
+        for n, entrant in enumerate(t.participants):
             r = ratings[n]
             rows.append(
                 {
-                    "name": p.name,
-                    "bot": p.bot,
-                    "account": p.account,
+                    "name": entrant.name,
+                    "bot": entrant.bot,
+                    "account": entrant.account,
                     "mu": r.mu,
                     "sigma": r.sigma,
                     "ordinal": r.ordinal(),
