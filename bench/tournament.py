@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,8 +31,20 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.http_moves import gunicorn, start  # noqa: E402
 from tests.conftest import free_port, redis_server_binary, wait_until  # noqa: E402
+
+
+def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def gunicorn(app: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+    config = str(ROOT / "deploy" / "gunicorn.conf.py")
+    bind = f"127.0.0.1:{port}"
+    command = [sys.executable, "-m", "gunicorn", "-c", config, "--bind", bind, app]
+    return start([*command, "--access-logfile", "/dev/null"], env)
 
 
 def quantile(values: list[float], q: float) -> float:

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -132,7 +132,10 @@ def _child_env(redis_url: str) -> dict[str, str]:
 
 @contextlib.contextmanager
 def gunicorn_server(
-    redis_url: str, workers: int = 2, extra: Sequence[str] = (), **env: str
+    redis_url: str,
+    workers: int = 2,
+    extra: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """The API under a real gunicorn (``deploy/gunicorn.conf.py``) on a free port, with
     ``extra`` gunicorn arguments and ``env`` added to its environment; yields its base URL."""
@@ -155,7 +158,7 @@ def gunicorn_server(
             "service.app:create_app()",
         ],
         cwd=ROOT,
-        env={**_child_env(redis_url), **env},
+        env={**_child_env(redis_url), **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=logfile,
     )

@@ -53,8 +53,8 @@ def meets(cond: Condition, dice: Sequence[Die]) -> bool:
         counts = Counter(colour for _, colour in dice)
         return all(counts[c] >= k for c, k in cond["need"])
     if kind == "numbers":
-        counts = Counter(number for number, _ in dice)
-        return all(counts[n] >= k for n, k in cond["need"])
+        numbers = Counter(number for number, _ in dice)
+        return all(numbers[n] >= k for n, k in cond["need"])
     if kind == "groups":
         have = sorted(Counter(number for number, _ in dice).values(), reverse=True)
         sizes = sorted(cond["sizes"], reverse=True)

@@ -51,6 +51,12 @@ class Output:
         return "".join(self.lines)
 
 
+def stderr_of(child: subprocess.Popen[str]) -> str:
+    """All a finished child wrote to its piped stderr."""
+    assert child.stderr is not None, "the child's stderr is a pipe"
+    return child.stderr.read()
+
+
 def unbuffered() -> dict[str, str]:
     return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
@@ -272,7 +278,7 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
             else:
                 seat.events(created["id"], wait=1)
         watcher.wait(timeout=60)
-        out, err = drawn.text(), watcher.stderr.read()
+        out, err = drawn.text(), stderr_of(watcher)
     finally:
         watcher.kill()
     assert watcher.returncode == 0, err
@@ -483,7 +489,7 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
             else:
                 second.events(created["id"], wait=1)
         first.wait(timeout=60)
-        out, err = printed.text(), first.stderr.read()
+        out, err = printed.text(), stderr_of(first)
     finally:
         first.kill()
     assert first.returncode == 0, err

@@ -140,6 +140,7 @@ def test_up_restarts_a_worker_that_dies_and_refuses_a_second_up_on_its_data_dir(
         connection = redis.Redis(unix_socket_path=str(data / "redis.sock"))
         wait_for_workers(connection, 1)
         (first,) = Worker.all(connection=connection)
+        assert first.pid is not None, "a registered worker has a pid"
         os.kill(first.pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
         while {w.pid for w in Worker.all(connection=connection)} - {first.pid} == set():

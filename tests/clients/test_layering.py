@@ -12,7 +12,7 @@ MAY_IMPORT_ENGINE = {"verifier.py", "cli/commands/match.py"}
 
 
 def imported_roots(path: Path) -> set[str]:
-    roots = set()
+    roots: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             roots.update(alias.name.split(".")[0] for alias in node.names)

@@ -103,7 +103,7 @@ def test_every_answer_in_a_burgundy_game_is_taken(live_server: str) -> None:
             if seen != 0:  # a forced move the CLI took itself, or no prompt yet: look again
                 continue
             if owing:
-                assert "also deciding now" in child.before.rsplit("you:", 1)[-1]
+                assert "also deciding now" in str(child.before).rsplit("you:", 1)[-1]
                 for bot in owing:
                     bot.decide()
                     child.expect("has decided", timeout=60)

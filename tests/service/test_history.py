@@ -54,7 +54,8 @@ def replayed(summary: dict[str, Any], log: dict[str, Any], k: int) -> Any:
 
 
 def fork(base: str, origin: str, version: int, seats: list[dict], **extra: Any) -> Any:
-    body = {"fork": {"game": origin, "version": version, **extra.pop("fork", {})}, "seats": seats}
+    fork = {"game": origin, "version": version, **extra.pop("fork", {})}
+    body: dict[str, Any] = {"fork": fork, "seats": seats}
     return requests.post(f"{base}/v1/games", json={**body, **extra}, timeout=20)
 
 
