@@ -46,6 +46,17 @@ class Output:
     def wait_for(self, pattern: str, what: str, timeout: float = 60) -> None:
         wait_until(lambda: any(re.search(pattern, line) for line in self.lines), timeout, what)
 
+    def versions(self) -> list[int]:
+        """The versions of the game the watcher has drawn so far (`` v12 (`` in its header)."""
+        return [int(v) for line in list(self.lines) for v in re.findall(r" v(\d+) \(", line)]
+
+    def wait_for_version(self, version: int, timeout: float = 60) -> None:
+        wait_until(
+            lambda: max(self.versions(), default=-1) >= version,
+            timeout,
+            f"the watcher's drawing of version {version} or later",
+        )
+
     def text(self) -> str:
         self.thread.join(10)
         return "".join(self.lines)
@@ -272,9 +283,11 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
             legal = seat.legal_actions(created["id"])
             if legal["actions"]:
                 with contextlib.suppress(StaleVersion):  # the bot's simultaneous bid came first
-                    seat.act(
+                    moved = seat.act(
                         created["id"], legal["actions"][0]["action"], if_match=legal["version"]
                     )
+                    # one move at a time: each is drawn before the next (one redraw each)
+                    drawn.wait_for_version(moved["version"])
             else:
                 seat.events(created["id"], wait=1)
         watcher.wait(timeout=60)
