@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.contract import IllegalAction, State
+from engine.contract import Game, IllegalAction, State
 from engine.dice import Dice, verify_draws
 from engine.games import UnknownGame, get_game
-from engine.replay import replay, replay_from
+from engine.replay import Replayed, replay, replay_from
 
 
 @dataclass(frozen=True)
@@ -106,13 +106,43 @@ def audit_game(
 
     ``start`` is a forked game's first state and its dice at the fork (set-up is skipped)."""
     audit = Audit(str(summary.get("id", log.get("game_id", ""))))
+    seed = _check_seed(audit, summary, log)
+    if seed is None:
+        return audit
+    entries = list(log.get("entries") or [])
+    _check_draws(audit, seed, entries, start)
+    try:
+        game = get_game(str(summary.get("game")))
+    except UnknownGame:
+        audit.add("the game is known to this client's engine", False, str(summary.get("game")))
+        return audit
+    setup = [e for e in entries if e.get("seat") is None]
+    moves = [e for e in entries if e.get("seat") is not None]
+    if not audit.add("every action is published", all(e.get("action") is not None for e in moves)):
+        return audit
+    replayed = _replay(audit, game, summary, log, seed, moves, start)
+    if replayed is None:
+        return audit
+    _check_steps(audit, replayed, setup, moves)
+    audit.add(
+        "the final version counts every action",
+        summary.get("version") == len(moves),
+        f"version {summary.get('version')}, {len(moves)} actions",
+    )
+    _check_outcome(audit, game, replayed, summary, views)
+    return audit
+
+
+def _check_seed(audit: Audit, summary: Mapping[str, Any], log: Mapping[str, Any]) -> str | None:
+    """The game is over and its seed revealed (then the seed, checked against the commitment
+    published at creation); None when there is nothing more to check."""
     if not audit.add(
         "the game is over", summary.get("status") == "over", str(summary.get("status"))
     ):
-        return audit
+        return None
     seed = log.get("seed") or summary.get("seed")
     if not audit.add("the seed is revealed", isinstance(seed, str) and bool(seed)):
-        return audit
+        return None
     assert isinstance(seed, str)
     commitment = str(log.get("commitment") or summary.get("commitment") or "")
     digest = hashlib.sha256(seed.encode()).hexdigest()
@@ -121,8 +151,13 @@ def audit_game(
         digest == commitment,
         f"sha256 {digest[:16]}..., commitment {commitment[:16]}...",
     )
+    return seed
 
-    entries = list(log.get("entries") or [])
+
+def _check_draws(
+    audit: Audit, seed: str, entries: list[Any], start: tuple[State, Dice] | None
+) -> None:
+    """The logged draws are numbered without a gap and each recomputes from the seed."""
     all_draws = [draw for entry in entries for draw in _draw_lists(entry.get("draws"))]
     ks = [k for k, _, _ in all_draws]
     first = start[1].counter if start else 0
@@ -138,15 +173,18 @@ def audit_game(
         f"mismatched draws k={wrong[:10]}" if wrong else f"{len(all_draws)} draws",
     )
 
-    try:
-        game = get_game(str(summary.get("game")))
-    except UnknownGame:
-        audit.add("the game is known to this client's engine", False, str(summary.get("game")))
-        return audit
-    setup = [e for e in entries if e.get("seat") is None]
-    moves = [e for e in entries if e.get("seat") is not None]
-    if not audit.add("every action is published", all(e.get("action") is not None for e in moves)):
-        return audit
+
+def _replay(
+    audit: Audit,
+    game: Game,
+    summary: Mapping[str, Any],
+    log: Mapping[str, Any],
+    seed: str,
+    moves: list[Any],
+    start: tuple[State, Dice] | None,
+) -> Replayed | None:
+    """The published log re-played under the rules here; None (and a failed check) when the
+    rules refuse one of its actions."""
     seats = log.get("seats") or len(summary.get("seats") or [])
     played = [(int(e["seat"]), e["action"]) for e in moves]
     try:
@@ -157,9 +195,13 @@ def audit_game(
             replayed = replay(game, int(seats), options, seed, played)
     except IllegalAction as refused:
         audit.add("the log re-plays under the rules", False, f"{refused.code}: {refused.reason}")
-        return audit
+        return None
     audit.add("the log re-plays under the rules", True, f"{len(moves)} actions")
+    return replayed
 
+
+def _check_steps(audit: Audit, replayed: Replayed, setup: list[Any], moves: list[Any]) -> None:
+    """Each step of the re-play consumed exactly the draws logged for it."""
     logged = [_draw_lists(e.get("draws")) for e in setup[:1]] or [[]]
     logged += [_draw_lists(e.get("draws")) for e in moves]
     local = [[list(d) for d in step] for step in replayed.draws]
@@ -169,12 +211,16 @@ def audit_game(
         len(local) == len(logged) and not bad_steps,
         f"first differing step {bad_steps[0]}" if bad_steps else f"{len(local)} steps",
     )
-    audit.add(
-        "the final version counts every action",
-        summary.get("version") == len(moves),
-        f"version {summary.get('version')}, {len(moves)} actions",
-    )
 
+
+def _check_outcome(
+    audit: Audit,
+    game: Game,
+    replayed: Replayed,
+    summary: Mapping[str, Any],
+    views: Mapping[int | None, Mapping[str, Any]],
+) -> None:
+    """The re-played result and final views equal the server's."""
     result = game.result(replayed.state)
     local_result = json.loads(json.dumps(result.to_json())) if result else None
     audit.add(
@@ -184,7 +230,6 @@ def audit_game(
         if _canonical(local_result) == _canonical(summary.get("result"))
         else _first_difference(local_result, summary.get("result")),
     )
-
     for seat, remote in views.items():
         local_view = json.loads(json.dumps(game.view(replayed.state, seat)))
         same = _canonical(local_view) == _canonical(remote)
@@ -194,4 +239,3 @@ def audit_game(
             same,
             "" if same else _first_difference(local_view, remote),
         )
-    return audit
