@@ -261,6 +261,8 @@ def empty_job_period(queue: Queue, seconds: float, tick: Callable[[], None]) -> 
         if result is None or result.type is not Result.Type.SUCCESSFUL:
             raise RuntimeError(f"empty job {job.id}: no successful result ({result})")
         job.refresh()
+        if job.ended_at is None or job.enqueued_at is None:
+            raise RuntimeError(f"empty job {job.id}: finished without its times")
         period.client.append(latency)
         period.server.append((job.ended_at - job.enqueued_at).total_seconds())
         tick()

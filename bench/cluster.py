@@ -22,12 +22,18 @@ from types import TracebackType
 from typing import Any
 
 import redis
-import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import free_port, redis_server_binary, stop, wait_until  # noqa: E402
+from tests.conftest import (  # noqa: E402
+    WaitTimeout,
+    free_port,
+    redis_server_binary,
+    stop,
+    wait_http_ok,
+    wait_redis,
+)
 
 
 class Cluster:
@@ -87,7 +93,7 @@ class Cluster:
             "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
         }
         client = redis.Redis.from_url(self.redis_url, decode_responses=True)
-        wait_until(client.ping, 20, "redis-server")
+        wait_redis(client, 20)
         return client
 
     def gunicorn(
@@ -115,8 +121,8 @@ class Cluster:
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            wait_until(lambda: requests.get(f"{base}{ready}", timeout=2).ok, 60, app)
-        except RuntimeError as exc:
+            wait_http_ok(f"{base}{ready}", 60, app, proc)
+        except WaitTimeout as exc:
             raise RuntimeError(f"{exc}\n{self._log(name)}") from None
         return base, proc
 

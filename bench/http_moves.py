@@ -50,7 +50,6 @@ import os
 import statistics
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -337,11 +336,13 @@ def summary(figures: GameFigures) -> dict[str, Any]:
     cpu = cost(api, "server_cpu_ms") / 1000
     moves = sum(p.ops for p in api)
     games = sum(p.games for p in api)
-    calls: Counter[str] = Counter()
+    calls: dict[str, float] = {}
     for period in api:
-        calls.update(period.redis.calls)
+        for name, count in period.redis.calls.items():
+            calls[name] = calls.get(name, 0) + count
     for name, count in figures.setup.redis.calls.items():
-        calls[name] -= count * games / figures.setup.games
+        calls[name] = calls.get(name, 0) - count * games / figures.setup.games
+    busiest = sorted(calls.items(), key=lambda item: -item[1])
     return {
         "game": figures.game,
         "state_bytes": figures.state_bytes,
@@ -355,7 +356,7 @@ def summary(figures: GameFigures) -> dict[str, Any]:
         "round_trip_bound_per_move": cost(api, "round_trip_bound"),
         "multi_blocks_per_move": cost(api, "multi_blocks"),
         "commands_per_move_by_name": {
-            name: count / moves for name, count in calls.most_common() if moves and count > 0
+            name: count / moves for name, count in busiest if moves and count > 0
         },
         "setup_per_game": figures.setup.costs(),
         "engine_ms_per_move": figures.engine_seconds_per_move * 1000,

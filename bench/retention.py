@@ -32,7 +32,7 @@ from engine.games import LISTED, get_game  # noqa: E402
 from service.accounts import AccountStore  # noqa: E402
 from service.games import GameService  # noqa: E402
 from service.store import ANSWER_GRACE, GameStatus, GameStore  # noqa: E402
-from tests.conftest import free_port, redis_server_binary, wait_until  # noqa: E402
+from tests.conftest import free_port, redis_server_binary, wait_redis  # noqa: E402
 
 
 class NoJobs:
@@ -90,7 +90,7 @@ def main() -> None:
     )
     try:
         client = redis.Redis(port=port, decode_responses=True)
-        wait_until(client.ping, 10, "redis-server")
+        wait_redis(client, 10)
         table = Table(title="bytes in Redis per finished game (MEMORY USAGE over its keys)")
         columns = (
             "game",

@@ -177,11 +177,12 @@ def tournament(console: Console, args: argparse.Namespace) -> None:
             bots = [
                 search_bot(game, args)
                 if names[p] == "search"
-                else game.bots[t.participants[p].bot]()
+                else game.bots[names[p].split("-")[0]]()
                 for p in seating
             ]
             result = play(game, bots, seed, {}, bot_seed=index).result
-            teams = model.rate([[ratings[p]] for p in seating], ranks=result.ranks)
+            ranks = [float(rank) for rank in result.ranks]  # openskill types them as floats
+            teams = model.rate([[ratings[p]] for p in seating], ranks=ranks)
             for seat, p in enumerate(seating):
                 ratings[p] = teams[seat][0]
                 played[p] += 1

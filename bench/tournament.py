@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,8 +31,20 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.http_moves import gunicorn, start  # noqa: E402
-from tests.conftest import free_port, redis_server_binary, wait_until  # noqa: E402
+from tests.conftest import free_port, redis_server_binary, wait_http_ok, wait_redis  # noqa: E402
+
+
+def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def gunicorn(app: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+    config = str(ROOT / "deploy" / "gunicorn.conf.py")
+    bind = f"127.0.0.1:{port}"
+    command = [sys.executable, "-m", "gunicorn", "-c", config, "--bind", bind, app]
+    return start([*command, "--access-logfile", "/dev/null"], env)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -56,14 +69,14 @@ def main() -> None:
     ]
     url = f"redis://127.0.0.1:{port}/0"
     store = redis.Redis.from_url(url, decode_responses=True)
-    wait_until(store.ping, 10, "redis")
+    wait_redis(store, 10)
     env = {**env, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "DICEHALL_RATE_LIMIT": "0"}
     api_port = free_port()
     api = f"http://127.0.0.1:{api_port}"
     procs.append(gunicorn("service.app:create_app()", api_port, env))
     procs += [start([sys.executable, "-m", "service.worker"], env) for _ in range(args.workers)]
     try:
-        wait_until(lambda: requests.get(f"{api}/v1/health", timeout=1).ok, 30, "api")
+        wait_http_ok(f"{api}/v1/health", 30, "api")
         account = requests.post(
             f"{api}/v1/bots", json={"name": "outsider", "owner": "bench"}
         ).json()

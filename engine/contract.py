@@ -142,7 +142,7 @@ class Game(ABC):
     max_seats: ClassVar[int]
     options_schema: ClassVar[type[Schema]]
     state_class: ClassVar[type]
-    bots: ClassVar[Mapping[str, Callable[[], Bot]]] = {"random": RandomBot}
+    bots: ClassVar[Mapping[str, Callable[..., Bot]]] = {"random": RandomBot}
     rules_page: ClassVar[str] = ""
     action_schemas: ClassVar[Mapping[str, dict[str, Any]]] = {}
     """Action type -> JSON Schema of that action (``engine/<game>/schemas.py``)."""

@@ -44,7 +44,7 @@ def strict_validator_class() -> type[Validator]:
 def compile_schema(schema: Mapping[str, Any]) -> Validator:
     """A strict validator for ``schema`` (checked against the 2020-12 meta-schema first)."""
     strict = strict_validator_class()
-    strict.check_schema(schema)
+    strict.check_schema(dict(schema))
     return strict(schema)
 
 
@@ -52,11 +52,12 @@ def field_of(error: ValidationError) -> str:
     """The dotted path of the field ``error`` is about (the missing or unknown key included)."""
     path = [str(p) for p in error.absolute_path]
     instance = error.instance
-    if error.validator == "required" and isinstance(instance, dict):
-        missing = [k for k in error.validator_value if k not in instance]
+    required = error.validator_value
+    if error.validator == "required" and isinstance(instance, dict) and isinstance(required, list):
+        missing = [k for k in required if k not in instance]
         path.extend(missing[:1])
     elif error.validator == "additionalProperties" and isinstance(instance, dict):
-        known = error.schema.get("properties", {})
+        known = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
         path.extend(sorted(k for k in instance if k not in known)[:1])
     return ".".join(path)
 

@@ -11,7 +11,7 @@ import json
 import time
 import uuid
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 import redis
 
@@ -67,7 +67,7 @@ class AccountStore:
         account_id = self.redis.getex(self._token_key(tokens.digest(token)), ex=self.ttl)
         if account_id is None:
             return None
-        raw = self.redis.getex(self._key(account_id), ex=self.ttl)
+        raw = self.redis.getex(self._key(cast(str, account_id)), ex=self.ttl)
         return None if raw is None else Account(**json.loads(raw))
 
     # --- games ------------------------------------------------------------------------
@@ -82,7 +82,7 @@ class AccountStore:
         self.redis.srem(self._key(account_id, "games"), game_id)
 
     def games(self, account_id: str) -> list[str]:
-        return sorted(self.redis.smembers(self._key(account_id, "games")))
+        return sorted(cast("set[str]", self.redis.smembers(self._key(account_id, "games"))))
 
     # --- feed -------------------------------------------------------------------------
     def notify(self, account_id: str, event: dict[str, Any]) -> None:
@@ -96,7 +96,7 @@ class AccountStore:
         """The id of the newest feed event ("0" when there is none): a fresh SSE connection
         starts after it, since ``pending`` already says what is owed."""
         newest = self.redis.xrevrange(self._key(account_id, "feed"), count=1)
-        return newest[0][0] if newest else "0"
+        return cast(str, newest[0][0]) if newest else "0"
 
     def read_feed(
         self, account_id: str, after: str, block_ms: int | None
@@ -105,4 +105,5 @@ class AccountStore:
         reply = self.redis.xread({key: after}, count=500, block=block_ms or None)
         if not reply:
             return []
-        return [(event_id, json.loads(fields["data"])) for event_id, fields in reply[0][1]]
+        entries = cast("list[Any]", reply)[0][1]  # the RESP2 reply (redis-py types every shape)
+        return [(event_id, json.loads(fields["data"])) for event_id, fields in entries]

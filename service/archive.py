@@ -61,7 +61,7 @@ def pack(archive: Archive) -> bytes:
     stats = archive.stats
     if stats is not None:
         stats = [
-            {**seat, "times": [round(t * 1000) for t in seat["times"]]} for seat in archive.stats
+            {**seat, "times": [round(t * 1000) for t in seat["times"]]} for seat in stats
         ]
     data = {
         "meta": archive.meta,

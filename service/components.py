@@ -259,9 +259,7 @@ class Components:
         if isinstance(field, fields.List) and schemas.carries_game_data(field.inner):
             return {"type": "array", "items": self.property(field.inner, game)}
         if isinstance(field, fields.Nested) and schemas.carries_game_data(field):
-            nested = field.schema if isinstance(field.schema, Schema) else field.nested
-            cls = nested if isinstance(nested, type) else type(nested)
-            return ref(self.envelope(cls, game))
+            return ref(self.envelope(type(field.schema), game))
         return self.converter.field2property(field)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from flask import Flask, request
 from werkzeug.exceptions import ClientDisconnected
@@ -55,7 +56,7 @@ def check_json_text(text: str) -> None:
 
 def _read_body(seconds: float) -> bytes:
     """The request body, read with a timeout on the client socket when there is one."""
-    sock = request.environ.get("gunicorn.socket")
+    sock: Any = request.environ.get("gunicorn.socket")
     timed = hasattr(sock, "settimeout") and hasattr(sock, "gettimeout")
     previous = sock.gettimeout() if timed else None
     try:

@@ -675,7 +675,9 @@ class PendingSchema(Schema):
             "being applied, in this game (null before its first)"
         },
     )
-    view = fields.Dict(metadata={"description": "the seat's view (detail full or compact)"})
+    view: fields.Field = fields.Dict(
+        metadata={"description": "the seat's view (detail full or compact)"}
+    )
     actions = fields.List(
         fields.Nested("NoticeActionSchema"),
         metadata={"description": "the legal actions (texts only with detail full)"},

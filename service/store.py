@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import redis
 from redis.client import NEVER_DECODE
@@ -196,6 +196,11 @@ class Retention:
         }[status]
 
 
+def _resp2(reply: Any) -> list[Any]:
+    """A reply as the RESP2 list it is (redis-py types every protocol's shape at once)."""
+    return cast("list[Any]", reply)
+
+
 def _stream_id(text: str) -> tuple[int, int]:
     ms, _, seq = text.partition("-")
     return int(ms), int(seq or 0)
@@ -335,7 +340,8 @@ class GameStore:
     def write(self, pipe: Pipeline, record: GameRecord) -> None:
         """Queue the record's write on a pipeline (inside MULTI), and renew the lifetime of
         the game's keys for its status."""
-        pipe.hset(self.key_for(record.id, "game"), mapping=self._encode(record))
+        # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
+        pipe.hset(self.key_for(record.id, "game"), mapping=self._encode(record))  # type: ignore[arg-type]
         self.touch(pipe, record)
 
     def touch(self, pipe: Pipeline, record: GameRecord) -> None:
@@ -517,7 +523,7 @@ class GameStore:
             reply = self.redis.xread({key: after}, count=count)
         if not reply:
             return self._final_event(game_id, after)
-        return [(event_id, json.loads(fields["data"])) for event_id, fields in reply[0][1]]
+        return [(event_id, json.loads(fields["data"])) for event_id, fields in _resp2(reply)[0][1]]
 
     def _final_event(self, game_id: str, after: str) -> list[tuple[str, dict[str, Any]]]:
         """A compacted game's last event, ``game_over`` (its stream is gone), if it is after
@@ -537,7 +543,7 @@ class GameStore:
     def last_event_id(self, game_id: str) -> str:
         info = self.redis.xrevrange(self.key_for(game_id, "events"), count=1)
         if info:
-            return info[0][0]
+            return cast(str, info[0][0])  # decode_responses: replies are str
         final = self._final_event(game_id, "0")
         return final[0][0] if final else "0"
 
@@ -622,7 +628,7 @@ class GameStore:
             def writes(p: Pipeline) -> None:
                 p.hset(game_key, "archive", packed)
                 if last:
-                    event = json.loads(last[0][1]["data"])
+                    event = json.loads(cast("dict[str, str]", last[0][1])["data"])
                     event.pop("result", None)
                     p.hset(game_key, "final_event", json.dumps([last[0][0], event]))
                 p.hdel(game_key, "meta", "state", "due", "result")
@@ -636,11 +642,11 @@ class GameStore:
         return self.transact([game_key], decide)
 
     def game_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
-        return list(self.redis.zrevrange(self.index_key, offset, offset + limit - 1))
+        return cast("list[str]", self.redis.zrevrange(self.index_key, offset, offset + limit - 1))
 
     # --- games not over yet (for the sweep) -----------------------------------------------
     def live_ids(self) -> list[str]:
-        return list(self.redis.zrange(self.live_key, 0, -1))
+        return cast("list[str]", self.redis.zrange(self.live_key, 0, -1))
 
     def drop_live(self, game_ids: Sequence[str]) -> None:
         if game_ids:

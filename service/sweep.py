@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import redis
 from redis.lock import Lock
@@ -135,8 +136,8 @@ class Sweep:
         into it. Returns how many."""
         if not self.store.redis.set(f"{self.store.live_key}:filled", "1", nx=True):
             return 0
-        ids = list(self.store.redis.zrange(self.store.index_key, 0, -1))
-        found = {}
+        ids = cast("list[str]", self.store.redis.zrange(self.store.index_key, 0, -1))
+        found: dict[str, float] = {}
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
             for game_id, record in zip(chunk, self.store.glance(chunk), strict=True):
@@ -189,7 +190,7 @@ class Sweep:
         return made <= MAX_REPLAYS
 
     def _job_pending(self, game_id: str, seat: int) -> bool:
-        job_id = self.store.redis.get(self.store.bot_job_key(game_id, seat))
+        job_id = cast("str | None", self.store.redis.get(self.store.bot_job_key(game_id, seat)))
         if job_id is None:
             return False
         job = Job.fetch_many([job_id], connection=self.queue.connection)[0]

@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from openskill.models import PlackettLuce
 from redis.exceptions import LockNotOwnedError
@@ -180,7 +180,8 @@ class TournamentRunner:
 
     def recent(self, offset: int, limit: int) -> list[Tournament]:
         """Tournaments, newest first."""
-        ids = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
+        newest = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
+        ids = cast("list[str]", newest)
         found = [self.redis.get(self._key(tid)) for tid in ids]
         return [Tournament.from_json(json.loads(raw)) for raw in found if raw is not None]
 
@@ -345,7 +346,7 @@ class TournamentRunner:
 
     def games(self, t: Tournament) -> list[dict[str, Any]]:
         plan = schedule(t)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for index in range(t.created):
             record = self.service.store.load(t.game_id(index))
             if record is None:
@@ -388,14 +389,14 @@ class TournamentRunner:
                 illegal[p] += stats[seat]["illegal"]
                 missed[p] += stats[seat]["missed"]
                 times[p].extend(stats[seat]["times"])
-        rows = []
-        for n, p in enumerate(t.participants):
+        rows: list[dict[str, Any]] = []
+        for n, entrant in enumerate(t.participants):
             r = ratings[n]
             rows.append(
                 {
-                    "name": p.name,
-                    "bot": p.bot,
-                    "account": p.account,
+                    "name": entrant.name,
+                    "bot": entrant.bot,
+                    "account": entrant.account,
                     "mu": r.mu,
                     "sigma": r.sigma,
                     "ordinal": r.ordinal(),

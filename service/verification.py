@@ -1,4 +1,4 @@
-"""The service's audit of a finished game: the project's verifier (:mod:`clients.verifier`,
+"""The service's audit of a finished game: the project's verifier (:mod:`engine.verify`,
 the same checks as ``dicehall verify``) run on the stored summary, log and final views.
 
 A forked game is checked from its origin's state at the fork, and its origin is audited too.
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from clients.verifier import audit_game
 from engine.codec import canonical_json
 from engine.games import get_game
+from engine.verify import audit_game
 from service.games import Caller, GameService
 from service.history import History
 from service.problems import Problem

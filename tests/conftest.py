@@ -15,12 +15,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import redis
 import requests
+from rq import Worker
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("DICEHALL_CREATE_LIMIT", "0")
@@ -48,16 +50,74 @@ def redis_server_binary() -> str:
         return found
 
 
-def wait_until(check, timeout: float, what: str) -> None:
+T = TypeVar("T")
+
+STARTING = (
+    requests.ConnectionError,
+    requests.Timeout,
+    redis.ConnectionError,
+    redis.TimeoutError,
+)
+"""What a server that is still starting (or restarting) answers: refused or timed-out
+connections, and Redis's LOADING (a ``redis.ConnectionError``)."""
+
+
+class WaitTimeout(AssertionError):
+    """What a test waited for did not happen in time."""
+
+
+def wait_until(
+    check: Callable[[], T | None],
+    timeout: float,
+    what: str,
+    ignore: tuple[type[BaseException], ...] = (),
+    interval: float = 0.05,
+) -> T:
+    """Poll ``check`` until it returns something truthy, and return that.
+
+    Exceptions of the types in ``ignore`` count as "not yet" (e.g. :data:`STARTING` while a
+    server starts); any other propagates at once. After ``timeout`` s, raises
+    :class:`WaitTimeout` naming ``what`` and the last value or ignored exception seen."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    last: object = None
+    while True:
         try:
-            if check():
-                return
-        except Exception:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"{what} did not come up within {timeout} s")
+            value = check()
+        except ignore as exc:
+            last = exc
+        else:
+            if value:
+                return value
+            last = value
+        if time.monotonic() >= deadline:
+            raise WaitTimeout(f"waited {timeout} s for {what}; last saw {last!r}")
+        time.sleep(interval)
+
+
+def wait_http_ok(url: str, timeout: float, what: str, proc: subprocess.Popen | None = None) -> None:
+    """Wait until GET ``url`` answers 2xx (``proc``, the server, must not exit meanwhile)."""
+
+    def ok() -> bool:
+        if proc is not None and proc.poll() is not None:
+            raise WaitTimeout(f"{what} exited with {proc.returncode} before answering {url}")
+        return requests.get(url, timeout=2).ok
+
+    wait_until(ok, timeout, what, ignore=STARTING)
+
+
+def wait_redis(client: redis.Redis, timeout: float, what: str = "redis-server") -> None:
+    """Wait until ``client``'s Redis answers PING (and has loaded its data)."""
+    wait_until(client.ping, timeout, what, ignore=STARTING)
+
+
+def wait_workers_ready(connection: redis.Redis, pids: Iterable[int], timeout: float) -> None:
+    """Wait until rq has registered a worker for each of ``pids`` (they then take jobs)."""
+    wanted = set(pids)
+
+    def registered() -> bool:
+        return wanted <= {w.pid for w in Worker.all(connection=connection)}
+
+    wait_until(registered, timeout, f"rq workers {sorted(wanted)} to register", ignore=STARTING)
 
 
 def stop(proc: subprocess.Popen, grace: float = 10) -> None:
@@ -93,8 +153,7 @@ def redis_url() -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    wait_until(client.ping, 10, "redis-server")
+    wait_redis(redis.Redis.from_url(url), 20)
     os.environ["REDIS_URL"] = url
     yield url
     stop(proc)
@@ -132,7 +191,10 @@ def _child_env(redis_url: str) -> dict[str, str]:
 
 @contextlib.contextmanager
 def gunicorn_server(
-    redis_url: str, workers: int = 2, extra: Sequence[str] = (), **env: str
+    redis_url: str,
+    workers: int = 2,
+    extra: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """The API under a real gunicorn (``deploy/gunicorn.conf.py``) on a free port, with
     ``extra`` gunicorn arguments and ``env`` added to its environment; yields its base URL."""
@@ -155,16 +217,16 @@ def gunicorn_server(
             "service.app:create_app()",
         ],
         cwd=ROOT,
-        env={**_child_env(redis_url), **env},
+        env={**_child_env(redis_url), **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=logfile,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: requests.get(f"{base}/v1/health", timeout=1).ok, 30, "gunicorn")
-    except RuntimeError:
+        wait_http_ok(f"{base}/v1/health", 60, "gunicorn", proc)
+    except WaitTimeout as exc:
         proc.kill()
-        raise RuntimeError(Path(logfile.name).read_text()) from None
+        raise WaitTimeout(f"{exc}\n{Path(logfile.name).read_text()}") from None
     try:
         yield base
     finally:
@@ -187,7 +249,8 @@ def second_live_server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def worker(redis_url: str) -> Iterator[list[subprocess.Popen]]:
-    """Two real rq workers in the background for the whole session."""
+    """Two real rq workers in the background for the whole session, registered (taking
+    jobs) before any test uses them."""
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "service.worker"],
@@ -198,7 +261,7 @@ def worker(redis_url: str) -> Iterator[list[subprocess.Popen]]:
         )
         for _ in range(2)
     ]
-    time.sleep(0.5)
+    wait_workers_ready(redis.Redis.from_url(redis_url), [p.pid for p in procs], 60)
     yield procs
     for proc in procs:
         stop(proc)

@@ -68,7 +68,7 @@ def wait_for(base: str, game_id: str, predicate, timeout: float = 120.0) -> dict
         if predicate(summary):
             return summary
         feed = requests.get(
-            f"{base}/v1/games/{game_id}/events", params={"after": cursor, "wait": 2}, timeout=40
+            f"{base}/v1/games/{game_id}/events", params={"after": cursor, "wait": "2"}, timeout=40
         ).json()
         cursor = feed["cursor"]
     raise AssertionError(f"game {game_id} did not reach the expected state in {timeout} s")

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -407,7 +407,7 @@ class Client:
 
     def stream_events(
         self, game_id: str, last_event_id: str | None = None, read_timeout: float = 45.0
-    ) -> Iterator[ServerEvent]:
+    ) -> Generator[ServerEvent, None, None]:
         """Follow the game's Server-Sent Events until the ``game_over`` event (or stop
         iterating earlier).
 
@@ -420,7 +420,7 @@ class Client:
 
     def _stream(
         self, path: str, last_event_id: str | None, read_timeout: float, until: str | None
-    ) -> Iterator[ServerEvent]:
+    ) -> Generator[ServerEvent, None, None]:
         last = last_event_id
         failures = 0
         while True:
@@ -438,7 +438,8 @@ class Client:
                 if response.status_code >= 400:
                     raise problem_from_response(response)
                 with response:
-                    lines = response.iter_lines(decode_unicode=True)
+                    # text/event-stream; charset=utf-8: requests decodes every line to str
+                    lines = cast("Iterator[str]", response.iter_lines(decode_unicode=True))
                     for event in parse_events(line or "" for line in lines):
                         failures = 0
                         if event.id is not None:
@@ -498,7 +499,7 @@ class Client:
 
     def stream_bot_feed(
         self, last_event_id: str | None = None, read_timeout: float = 45.0
-    ) -> Iterator[ServerEvent]:
+    ) -> Generator[ServerEvent, None, None]:
         """Follow the bot account's feed as Server-Sent Events (first a ``pending`` event
         with what it owes now, then its feed); reconnects like :meth:`stream_events`.
         Never ends by itself: stop iterating to stop."""

@@ -132,9 +132,18 @@ def components(colours: tuple[str, ...]) -> list[list[int]]:
 
 def problems(duchy: Duchy) -> list[str]:
     """Everything wrong with a duchy's data; empty when it follows the composition rules."""
+    return (
+        _layout_problems(duchy)
+        + _castle_problems(duchy)
+        + _scoring_problems(duchy)
+        + _reach_problems(duchy)
+    )
+
+
+def _layout_problems(duchy: Duchy) -> list[str]:
+    """The rows, the hexes and the areas (sizes, colours, exactly the same-colour groups)."""
     out: list[str] = []
-    data = duchy.raw
-    rows = [row.split() for row in data["rows"]]
+    rows = [row.split() for row in duchy.raw["rows"]]
     if [len(r) for r in rows] != list(ROW_LENGTHS):
         out.append(f"rows must have lengths {ROW_LENGTHS}")
     if len(duchy.colours) != HEX_COUNT:
@@ -150,6 +159,12 @@ def problems(duchy: Duchy) -> list[str]:
             out.append(f"castle area {n} must be a single hex")
     if sorted(sorted(a) for a in duchy.areas) != components(duchy.colours):
         out.append("areas must be exactly the connected same-colour groups (castles alone)")
+    return out
+
+
+def _castle_problems(duchy: Duchy) -> list[str]:
+    """Four castles on green hexes, four different squares, each next to a numbered hex."""
+    out: list[str] = []
     castles = duchy.castles
     if len(castles) != 4 or len(duchy.hexes_of("green")) != 4:
         out.append("a duchy has four castles, every green hex a castle")
@@ -158,6 +173,12 @@ def problems(duchy: Duchy) -> list[str]:
     for c in castles:
         if all(duchy.colours[n] == "green" for n in NEIGHBOURS[c]):
             out.append(f"castle {CELLS[c]} has no numbered neighbour")
+    return out
+
+
+def _scoring_problems(duchy: Duchy) -> list[str]:
+    """The colour counts and bonuses, and the bonus limits against the areas granting them."""
+    out: list[str] = []
     for colour in COLOURS:
         if duchy.colour_counts.get(colour) != len(duchy.hexes_of(colour)):
             out.append(f"colour_counts[{colour}] disagrees with the map")
@@ -168,7 +189,13 @@ def problems(duchy: Duchy) -> list[str]:
         granting = sum(1 for c in duchy.area_colours if AREA_BONUS.get(c) == kind)
         if limit < granting + 1:
             out.append(f"{kind} limit {limit} is below the {granting} areas granting it + 1")
-    for start in castles:
+    return out
+
+
+def _reach_problems(duchy: Duchy) -> list[str]:
+    """Every hex reachable from every castle."""
+    out: list[str] = []
+    for start in duchy.castles:
         reach, stack = {start}, [start]
         while stack:
             for n in NEIGHBOURS[stack.pop()]:

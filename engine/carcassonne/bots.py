@@ -82,7 +82,8 @@ def best_finish(
 
     def search(g: geometry.Grid, left: list[str]) -> tuple[int, Any]:
         best_city = geometry.scoring_city(geometry.cities(g))
-        best = (best_city.points if best_city else 0, None)
+        first: tuple[str, geometry.Cell, int] | None = None
+        best = (best_city.points if best_city else 0, first)
         tried: set[str] = set()
         for face in left:
             if face in tried:

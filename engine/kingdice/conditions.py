@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 Die = tuple[int, str]
+NUMBER, COLOUR = 0, 1
+"""The parts of a die, ``(number, colour)``."""
 Condition = dict[str, Any]
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green")
@@ -53,8 +55,8 @@ def meets(cond: Condition, dice: Sequence[Die]) -> bool:
         counts = Counter(colour for _, colour in dice)
         return all(counts[c] >= k for c, k in cond["need"])
     if kind == "numbers":
-        counts = Counter(number for number, _ in dice)
-        return all(counts[n] >= k for n, k in cond["need"])
+        numbers = Counter(number for number, _ in dice)
+        return all(numbers[n] >= k for n, k in cond["need"])
     if kind == "groups":
         have = sorted(Counter(number for number, _ in dice).values(), reverse=True)
         sizes = sorted(cond["sizes"], reverse=True)
@@ -160,51 +162,57 @@ def keep_toward(cond: Condition, dice: Sequence[Die]) -> list[int]:
     number needed), reroll the rest.
     """
     kind = cond["kind"]
-    keep: list[int] = []
     if kind == "colours":
-        want = {c: k for c, k in cond["need"]}
-        for i, (_, colour) in enumerate(dice):
-            if want.get(colour, 0) > 0:
-                want[colour] -= 1
-                keep.append(i)
-    elif kind == "numbers":
-        want_n = {n: k for n, k in cond["need"]}
-        for i, (number, _) in enumerate(dice):
-            if want_n.get(number, 0) > 0:
-                want_n[number] -= 1
-                keep.append(i)
-    elif kind == "groups":
+        return _keep_wanted(dice, {c: k for c, k in cond["need"]}, COLOUR)
+    if kind == "numbers":
+        return _keep_wanted(dice, {n: k for n, k in cond["need"]}, NUMBER)
+    if kind == "groups":
         counts = Counter(number for number, _ in dice)
         ranked = sorted(counts, key=lambda n: (-counts[n], -n))
         sizes = sorted(cond["sizes"], reverse=True)
-        want_n = {n: s for n, s in zip(ranked, sizes, strict=False)}
-        for i, (number, _) in enumerate(dice):
-            if want_n.get(number, 0) > 0:
-                want_n[number] -= 1
-                keep.append(i)
-    elif kind == "sum":
-        keep = [i for i, (number, _) in enumerate(dice) if number >= 4]
-    elif kind == "red_sum":
-        keep = [i for i, (number, colour) in enumerate(dice) if colour == "red" and number >= 4]
-    elif kind == "ladder":
-        keep = [
-            i
-            for i, (number, colour) in enumerate(dice)
-            if (colour == "red" and number >= 4) or (colour == "blue" and 2 <= number <= 4)
-        ]
-    elif kind == "run":
-        numbers = {number for number, _ in dice}
-        length = cond["length"]
-        best = max(
-            range(1, 8 - length),
-            key=lambda lo: (sum(1 for n in range(lo, lo + length) if n in numbers), lo),
-        )
-        seen: set[int] = set()
-        for i, (number, _) in enumerate(dice):
-            if best <= number < best + length and number not in seen:
-                seen.add(number)
-                keep.append(i)
+        return _keep_wanted(dice, dict(zip(ranked, sizes, strict=False)), NUMBER)
+    if kind == "run":
+        return _keep_run(cond["length"], dice)
+    return [i for i, die in enumerate(dice) if _counts_toward(kind, die)]
+
+
+def _keep_wanted(dice: Sequence[Die], want: dict[Any, int], part: int) -> list[int]:
+    """The first dice whose ``part`` is still wanted, each taking one of ``want``'s count."""
+    left = dict(want)
+    keep: list[int] = []
+    for i, die in enumerate(dice):
+        if left.get(die[part], 0) > 0:
+            left[die[part]] -= 1
+            keep.append(i)
     return keep
+
+
+def _keep_run(length: int, dice: Sequence[Die]) -> list[int]:
+    """One die of each number of the most complete run of ``length`` (ties: the highest)."""
+    numbers = {number for number, _ in dice}
+    best = max(
+        range(1, 8 - length),
+        key=lambda lo: (sum(1 for n in range(lo, lo + length) if n in numbers), lo),
+    )
+    seen: set[int] = set()
+    keep: list[int] = []
+    for i, (number, _) in enumerate(dice):
+        if best <= number < best + length and number not in seen:
+            seen.add(number)
+            keep.append(i)
+    return keep
+
+
+def _counts_toward(kind: str, die: Die) -> bool:
+    """Whether a die is worth keeping for a total (``sum``, ``red_sum``) or ``ladder``."""
+    number, colour = die
+    if kind == "sum":
+        return number >= 4
+    if kind == "red_sum":
+        return colour == "red" and number >= 4
+    if kind == "ladder":
+        return (colour == "red" and number >= 4) or (colour == "blue" and 2 <= number <= 4)
+    return False
 
 
 def shortfall(cond: Condition, dice: Sequence[Die]) -> int:

@@ -168,18 +168,11 @@ def make_view(state: KingState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def sample_state(view: dict[str, Any], dice: Dice) -> KingState:
-    """A full state consistent with ``view``: the unseen tiles re-dealt between stockpile and
-    box (tiles known to be in the stockpile stay there), the unseen cards re-dealt between
-    the stacks (by stack), the face-down cards and the discard pile."""
-    seats = view["seats"]
-    spaces = view["map"]["spaces"]
-    occupant = [
-        DRAGON if sp["dragon"] else sp["marker"] if sp["marker"] is not None else NOBODY
-        for sp in spaces
-    ]
-    supply = view["supply"]
-    known = list(supply["known_in_stock"])
+def _deal_tiles(
+    supply: dict[str, Any], known: list[str], dice: Dice
+) -> tuple[list[str], list[str]]:
+    """The unseen tiles re-dealt between the box (removed) and the stockpile, which keeps
+    the tiles known to be in it."""
     pool = Counter(supply["unseen_tiles"])
     pool.subtract(Counter(known))
     free = sorted(pool.elements())
@@ -187,7 +180,15 @@ def sample_state(view: dict[str, Any], dice: Dice) -> KingState:
     n_removed = len(free) + len(known) - supply["tiles"]
     removed, stock = free[:n_removed], free[n_removed:] + known
     dice.shuffle(stock)
+    return removed, stock
 
+
+def _deal_cards(
+    view: dict[str, Any], dice: Dice
+) -> tuple[list[list[int]], list[Player], list[int]]:
+    """The unseen cards re-dealt: below each stack's top card (by stack), then each player's
+    face-down cards; returns the stacks, the players and the cards left (the discard pile
+    is dealt from their front)."""
     seen = {m["card"]["id"] for m in view["market"] if m["card"]}
     seen |= {c["id"] for p in view["players"] for c in p["cards"]}
     unseen = [c["id"] for c in CARDS if c["id"] not in seen]
@@ -212,9 +213,25 @@ def sample_state(view: dict[str, Any], dice: Dice) -> KingState:
                 markers=p["markers_left"],
             )
         )
+    return stacks, players, unseen
+
+
+def sample_state(view: dict[str, Any], dice: Dice) -> KingState:
+    """A full state consistent with ``view``: the unseen tiles re-dealt between stockpile and
+    box (tiles known to be in the stockpile stay there), the unseen cards re-dealt between
+    the stacks (by stack), the face-down cards and the discard pile."""
+    spaces = view["map"]["spaces"]
+    occupant = [
+        DRAGON if sp["dragon"] else sp["marker"] if sp["marker"] is not None else NOBODY
+        for sp in spaces
+    ]
+    supply = view["supply"]
+    known = list(supply["known_in_stock"])
+    removed, stock = _deal_tiles(supply, known, dice)
+    stacks, players, unseen = _deal_cards(view, dice)
     roll = view["roll"]
     return KingState(
-        seats=seats,
+        seats=view["seats"],
         occupant=occupant,
         tiled=[sp["tile"] for sp in spaces],
         face_down=[sp["face_down"] for sp in spaces],

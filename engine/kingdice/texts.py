@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.contract import Action
 from engine.kingdice.data import CARDS, DICE
 from engine.kingdice.queries import layout
@@ -21,7 +23,7 @@ def describe_action(state: KingState, action: Action) -> str:
         shown = [f"{n} {DICE[i][n - 1]}" for i, n in enumerate(state.dice) if i in keep]
         return "Reroll everything" if not keep else f"Keep {', '.join(shown)}; reroll the rest"
     if kind == "hire":
-        stack = action.get("stack")
+        stack: Any = action.get("stack")
         valid = isinstance(stack, int) and 1 <= stack <= 5 and state.stacks[stack - 1]
         card = state.stacks[stack - 1][0] if valid else -1
         name = CARDS[card]["name"] if card >= 0 else "?"
@@ -33,7 +35,7 @@ def describe_action(state: KingState, action: Action) -> str:
             action.get("pair", ""), "two super jokers"
         )
         return f"Discard {pair} for a {action.get('colour')} {action.get('number')}"
-    space = action.get("space")
+    space: Any = action.get("space")
     on_map = isinstance(space, int) and 0 <= space < len(terrain)
     where = f"{terrain[space]} (space {space})" if on_map else "?"
     if kind == "place":

@@ -10,11 +10,11 @@ from flask_smorest import Blueprint
 from service.problems import CONTENT_TYPE, TITLES
 from service.schemas import ProblemSchema
 
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 """A seat, creator or bot token is required."""
-OPTIONAL_BEARER = [{}, {"bearer": []}]
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 """No token (a spectator) or a token: the document's default (see ``service.app``)."""
-NO_TOKEN = []
+NO_TOKEN: list[dict[str, list[str]]] = []
 """The operation reads no token."""
 
 _EXAMPLE_DETAILS = {

@@ -49,7 +49,7 @@ def current_account() -> Account:
     """The account of the request's bot token. Raises Problem 401."""
     token = bearer_token()
     account = game_service().accounts.by_token(token) if token else None
-    if account is None:
+    if token is None or account is None:
         raise Problem(401, "unauthorized", "send a bot account's token as 'Authorization: Bearer'")
     tokens.vouch(token)
     return account

@@ -114,7 +114,7 @@ def _die_face(x: float, y: float, number: int, colour: str, size: float = 22.0) 
         + _text(
             x + size / 2,
             y + size * 0.72,
-            number,
+            str(number),
             size * 0.7,
             text_anchor="middle",
             fill=DIE.get(colour, "#000"),

@@ -40,9 +40,26 @@ class Output:
     def wait_for(self, pattern: str, what: str, timeout: float = 60) -> None:
         wait_until(lambda: any(re.search(pattern, line) for line in self.lines), timeout, what)
 
+    def versions(self) -> list[int]:
+        """The versions of the game the watcher has drawn so far (`` v12 (`` in its header)."""
+        return [int(v) for line in list(self.lines) for v in re.findall(r" v(\d+) \(", line)]
+
+    def wait_for_version(self, version: int, timeout: float = 60) -> None:
+        wait_until(
+            lambda: max(self.versions(), default=-1) >= version,
+            timeout,
+            f"the watcher's drawing of version {version} or later",
+        )
+
     def text(self) -> str:
         self.thread.join(10)
         return "".join(self.lines)
+
+
+def stderr_of(child: subprocess.Popen[str]) -> str:
+    """All a finished child wrote to its piped stderr."""
+    assert child.stderr is not None, "the child's stderr is a pipe"
+    return child.stderr.read()
 
 
 def unbuffered() -> dict[str, str]:
@@ -260,13 +277,15 @@ def test_watch_redraws_until_the_game_is_over(live_server: str, mode: list[str])
             legal = seat.legal_actions(created["id"])
             if legal["actions"]:
                 with contextlib.suppress(StaleVersion):  # the bot's simultaneous bid came first
-                    seat.act(
+                    moved = seat.act(
                         created["id"], legal["actions"][0]["action"], if_match=legal["version"]
                     )
+                    # one move at a time: each is drawn before the next (one redraw each)
+                    drawn.wait_for_version(moved["version"])
             else:
                 seat.events(created["id"], wait=1)
         watcher.wait(timeout=60)
-        out, err = drawn.text(), watcher.stderr.read()
+        out, err = drawn.text(), stderr_of(watcher)
     finally:
         watcher.kill()
     assert watcher.returncode == 0, err
@@ -477,7 +496,7 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
             else:
                 second.events(created["id"], wait=1)
         first.wait(timeout=60)
-        out, err = printed.text(), first.stderr.read()
+        out, err = printed.text(), stderr_of(first)
     finally:
         first.kill()
     assert first.returncode == 0, err

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from clients.cli.errors import ExitStatus
 from clients.cli.main import cli
 from clients.sdk import Client
 from clients.strategies import load_strategy, pick
+from tests.conftest import wait_until
 
 pytestmark = pytest.mark.usefixtures("worker")
 
@@ -174,10 +174,11 @@ def test_tournament_with_an_external_bot_run_by_the_cli(live_server: str) -> Non
     ran = run_bot(live_server, token, "first", games=2, quiet=True)
     assert ran.exit_code == 0, ran.output
     hall = Client(live_server)
-    deadline = time.monotonic() + 30
-    while hall.tournament(tournament_id.group(1))["status"] == "running":
-        assert time.monotonic() < deadline, "the tournament did not finish"
-        time.sleep(0.2)
+    wait_until(
+        lambda: hall.tournament(tournament_id.group(1))["status"] != "running",
+        30,
+        f"tournament {tournament_id.group(1)} to finish",
+    )
     shown = dicehall(live_server, "tournament", "show", tournament_id.group(1))
     assert "entrant" in shown.output
     standing = {s["name"]: s for s in hall.tournament(tournament_id.group(1))["standings"]}

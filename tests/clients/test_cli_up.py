@@ -17,7 +17,8 @@ import pytest
 import redis
 from rq import Worker
 
-from clients.sdk import Client, RetryPolicy, TransportError
+from clients.sdk import Client, RetryPolicy, ServerError, TransportError
+from tests.conftest import STARTING, wait_until
 
 
 def free_port() -> int:
@@ -87,9 +88,7 @@ def test_up_embedded_redis_keeps_games_across_a_restart(tmp_path: Path) -> None:
         embedded = re.search(r"redis: embedded at (unix://\S+),", "".join(lines))
         assert embedded, lines
         connection = redis.Redis.from_url(embedded.group(1))
-        deadline = time.monotonic() + 20
-        while len(Worker.all(connection=connection)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)  # the workers register as they start
+        wait_for_workers(connection, 2)
         assert len(Worker.all(connection=connection)) == 2
         game_id = play_bots_game(url)
         result = Client(url).game(game_id)["result"]
@@ -140,24 +139,23 @@ def test_up_restarts_a_worker_that_dies_and_refuses_a_second_up_on_its_data_dir(
         connection = redis.Redis(unix_socket_path=str(data / "redis.sock"))
         wait_for_workers(connection, 1)
         (first,) = Worker.all(connection=connection)
+        assert first.pid is not None, "a registered worker has a pid"
         os.kill(first.pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while {w.pid for w in Worker.all(connection=connection)} - {first.pid} == set():
-            assert time.monotonic() < deadline, "up did not restart the killed worker"
-            time.sleep(0.1)
+        wait_until(
+            lambda: {w.pid for w in Worker.all(connection=connection)} - {first.pid},
+            30,
+            "up to restart the killed worker",
+        )
         game_id = play_bots_game(url)
 
         embedded = next(w for w in children_of(running_up.pid) if "redis-server" in w[1])  # type: ignore[attr-defined]
         os.kill(embedded[0], signal.SIGKILL)  # Redis dies: up restarts it, workers reconnect
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if Client(url, retry=RetryPolicy(attempts=1)).ready()["status"] == "ok":
-                    break
-            except Exception:
-                pass
-            assert time.monotonic() < deadline, "up did not restart its Redis"
-            time.sleep(0.1)
+        wait_until(
+            lambda: Client(url, retry=RetryPolicy(attempts=1)).ready()["status"] == "ok",
+            30,
+            "up to restart its Redis (ready again)",
+            ignore=(ServerError, TransportError),  # 503 until Redis is back
+        )
         assert Client(url).game(game_id)["status"] == "over"  # from the append-only file
         play_bots_game(url)
 
@@ -195,10 +193,7 @@ def test_up_leaves_a_stranger_redis_on_its_socket_alone(tmp_path: Path) -> None:
     )
     try:
         connection = redis.Redis(unix_socket_path=str(data / "redis.sock"))
-        deadline = time.monotonic() + 20
-        while not (data / "redis.sock").exists():
-            assert time.monotonic() < deadline, "the stranger's Redis did not start"
-            time.sleep(0.05)
+        wait_until((data / "redis.sock").exists, 20, "the stranger's Redis to open its socket")
         proc = subprocess.run(
             [*UP, "--port", str(free_port()), "--data-dir", str(data)],
             env=up_env(),
@@ -235,10 +230,7 @@ def test_up_moves_a_snapshot_only_data_dir_to_the_append_only_file(tmp_path: Pat
         ],
         stdout=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 20
-    while not (tmp_path / "old.sock").exists():
-        assert time.monotonic() < deadline, "the old Redis did not start"
-        time.sleep(0.05)
+    wait_until((tmp_path / "old.sock").exists, 20, "the old Redis to open its socket")
     before = redis.Redis(unix_socket_path=str(tmp_path / "old.sock"))
     before.set("kept", "yes")
     before.shutdown(save=True)
@@ -261,7 +253,9 @@ def children_of(pid: int) -> list[tuple[int, str]]:
 
 
 def wait_for_workers(connection: redis.Redis, count: int) -> None:
-    deadline = time.monotonic() + 30
-    while len(Worker.all(connection=connection)) < count:
-        assert time.monotonic() < deadline, f"{count} workers did not register"
-        time.sleep(0.1)
+    wait_until(
+        lambda: len(Worker.all(connection=connection)) >= count,
+        30,
+        f"{count} rq workers to register",
+        ignore=STARTING,
+    )

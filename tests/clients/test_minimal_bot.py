@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def documented_bot(tmp_path: Path) -> Path:
     text = (ROOT / "docs" / "BOTS.md").read_text()
-    code = re.search(r"## A minimal bot in Python.*?```python\n(.*?)```", text, re.S).group(1)
+    found = re.search(r"## A minimal bot in Python.*?```python\n(.*?)```", text, re.S)
+    assert found, "docs/BOTS.md has a minimal bot in Python"
+    code = found.group(1)
     path = tmp_path / "mybot.py"
     path.write_text(code)
     return path

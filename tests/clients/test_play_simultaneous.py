@@ -6,6 +6,7 @@ views), so that they decide exactly while the player's menu is open.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import random
@@ -103,7 +104,7 @@ def test_every_answer_in_a_burgundy_game_is_taken(live_server: str) -> None:
             if seen != 0:  # a forced move the CLI took itself, or no prompt yet: look again
                 continue
             if owing:
-                assert "also deciding now" in child.before.rsplit("you:", 1)[-1]
+                assert "also deciding now" in str(child.before).rsplit("you:", 1)[-1]
                 for bot in owing:
                     bot.decide()
                     child.expect("has decided", timeout=60)
@@ -111,7 +112,8 @@ def test_every_answer_in_a_burgundy_game_is_taken(live_server: str) -> None:
                 waited += 1
             child.sendline("1")
             answered += 1
-            wait_until(lambda d=decision: answered_(hall, game_id, d), 60, "the player's answer")
+            answered_now = functools.partial(answered_, hall, game_id, decision)
+            wait_until(answered_now, 60, f"seat 0's answer to decision {decision}")
         child.expect("game over", timeout=60)
         child.expect(pexpect.EOF, timeout=60)
     finally:

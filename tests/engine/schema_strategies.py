@@ -94,9 +94,9 @@ def _replace(value: Any, path: tuple, new: Any, delete: bool = False) -> Any:
         else:
             copy[head] = _replace(value[head], rest, new, delete)
         return copy
-    copy = list(value)
-    copy[head] = _replace(value[head], rest, new, delete)
-    return copy
+    items = list(value)
+    items[head] = _replace(value[head], rest, new, delete)
+    return items
 
 
 def _get(value: Any, path: tuple) -> Any:

@@ -38,9 +38,9 @@ def views_along_a_game(seats: int = 3, seed: str = "pictures", steps: int = 300)
 
 
 def board_text(view: dict) -> str:
-    console = Console(file=io.StringIO(), width=120, color_system=None)
-    console.print(render_board(view, 0))
-    return console.file.getvalue()
+    out = io.StringIO()
+    Console(file=out, width=120, color_system=None).print(render_board(view, 0))
+    return out.getvalue()
 
 
 def test_svg_draws_every_built_die_turned_as_built():

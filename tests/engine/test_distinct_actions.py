@@ -21,7 +21,7 @@ from engine.dice import Dice
 from engine.games import get_game
 from engine.simulate import make_bots, play
 
-GAMES = {
+GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "carcassonne": (2, {}),
     "burgundy": (2, {}),
     "diceland": (3, {}),

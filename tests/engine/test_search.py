@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -71,7 +72,7 @@ def _moves(game_name: str, options: dict, steps: int = 40, bot_seed: int = 7) ->
     dice = Dice(f"search-repeat-{game_name}")
     state = game.setup(len(bots), game.validate_options(len(bots), options), dice)
     rng = random.Random(bot_seed)
-    moves = []
+    moves: list[tuple[int, Any]] = []
     while len(moves) < steps and game.result(state) is None:
         seat = min(game.to_act(state))
         action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat), rng)

@@ -15,13 +15,22 @@ from typing import Any
 
 import pytest
 import redis
-import requests
 
 from service.config import Settings
 from service.games import GameService
 from service.runtime import game_service
 from service.store import GameRecord, GameStatus
-from tests.conftest import ROOT, _child_env, free_port, redis_server_binary, stop, wait_until
+from tests.conftest import (
+    ROOT,
+    WaitTimeout,
+    _child_env,
+    free_port,
+    redis_server_binary,
+    stop,
+    wait_http_ok,
+    wait_redis,
+    wait_until,
+)
 
 
 class Stack:
@@ -59,8 +68,7 @@ class Stack:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
-        client = redis.Redis.from_url(self.url)
-        wait_until(client.ping, 20, "redis-server")
+        wait_redis(redis.Redis.from_url(self.url), 20)
 
     def kill_redis(self) -> None:
         assert self.redis_proc is not None
@@ -119,9 +127,7 @@ class Stack:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        wait_until(
-            lambda: requests.get(f"{self.base}/v1/health/live", timeout=1).ok, 60, "gunicorn"
-        )
+        wait_http_ok(f"{self.base}/v1/health/live", 60, "gunicorn", self.api_proc)
         return self.api_proc
 
     def kill_api(self) -> None:
@@ -141,12 +147,13 @@ class Stack:
 
     def _busy_worker(self, timeout: float, freeze: bool) -> tuple[subprocess.Popen[bytes], str]:
         from rq import Worker
+        from rq.exceptions import NoSuchJobError
         from rq.job import Job, JobStatus
 
         connection = redis.Redis.from_url(self.url)
         pids = {proc.pid: proc for proc in self.workers if proc.poll() is None}
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def busy() -> tuple[subprocess.Popen[bytes], str] | None:
             for worker in Worker.all(connection=connection):
                 job_id = worker.get_current_job_id()
                 if worker.pid not in pids or not job_id:
@@ -162,8 +169,10 @@ class Stack:
                 if still is not None and still.get_current_job_id() == job_id and in_flight:
                     return pids[worker.pid], job.args[0]
                 os.kill(worker.pid, signal.SIGCONT)
-            time.sleep(0.01)
-        raise AssertionError(f"no worker took a bot job within {timeout} s")
+            return None
+
+        # a job vanishes between listing and fetching when it ends: look again
+        return wait_until(busy, timeout, "a worker of ours in a bot job", (NoSuchJobError,), 0.01)
 
     def close(self) -> None:
         for proc in self.workers:
@@ -243,30 +252,37 @@ class Progress:
         moment()
         start = time.monotonic()
         waits: dict[str, float] = {}
-        while len(waits) < len(before):
+
+        def all_moved() -> bool:
             elapsed = time.monotonic() - start
-            if elapsed > timeout:
-                stuck = sorted(set(before) - set(waits))
-                raise AssertionError(f"games {stuck} did not move within {timeout} s of the kill")
             for gid, record in self.snapshot().items():
                 moved = record is not None and (
                     record.version != before.get(gid) or record.status is GameStatus.OVER
                 )
                 if gid in before and gid not in waits and moved:
                     waits[gid] = elapsed
-            time.sleep(0.05)
+            return len(waits) == len(before)
+
+        try:
+            wait_until(all_moved, timeout, "every active game to move after the kill")
+        except WaitTimeout:
+            stuck = sorted(set(before) - set(waits))
+            message = f"games {stuck} did not move within {timeout} s of the kill"
+            raise WaitTimeout(message) from None
         return waits
 
     def wait_all_over(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            active = [
+        left: list[str] = []
+
+        def all_over() -> bool:
+            left[:] = [
                 gid
                 for gid, record in self.snapshot().items()
                 if record is None or record.status is not GameStatus.OVER
             ]
-            if not active:
-                return
-            if time.monotonic() > deadline:
-                raise AssertionError(f"games {active} did not finish within {timeout} s")
-            time.sleep(0.1)
+            return not left
+
+        try:
+            wait_until(all_over, timeout, "every game to finish", interval=0.1)
+        except WaitTimeout:
+            raise WaitTimeout(f"games {left} did not finish within {timeout} s") from None

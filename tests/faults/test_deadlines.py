@@ -34,7 +34,7 @@ def test_fallbacks_fire_on_time_when_the_sweeping_worker_is_killed(stack: Stack)
     wait_until(
         lambda: all(len(service.store.log(gid)) >= 3 for gid in ids), 30, "the first fallbacks"
     )
-    holder_pid = int(client.get(holder_key("dh")).split()[1])
+    holder_pid = int(str(client.get(holder_key("dh"))).split()[1])
     kill9(workers[holder_pid])
     killed_at = time.time()
     stack.start_worker()

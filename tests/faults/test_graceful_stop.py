@@ -55,7 +55,7 @@ def test_sigterm_gives_every_long_poll_and_stream_its_last_answer(stack: Stack) 
             stream=True,
             timeout=60,
         ) as reply:
-            text = "".join(reply.iter_content(chunk_size=None, decode_unicode=True))
+            text = reply.text
         streams.append(text)
 
     threads = [threading.Thread(target=long_poll) for _ in range(LONG_POLLS)]

@@ -38,7 +38,7 @@ def test_a_redis_crash_and_restart_loses_no_acknowledged_move(aof_stack: Stack) 
     wait_until(lambda: acknowledged_total(humans) >= 40, 60, "40 acknowledged moves")
     before = acknowledged_total(humans)
     stack.kill_redis()
-    time.sleep(OUTAGE)
+    time.sleep(OUTAGE)  # the outage: Redis stays down this long (the fault, not a wait)
     stack.start_redis()
     finish(humans, timeout=240)
 

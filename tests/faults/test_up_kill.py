@@ -13,6 +13,7 @@ import pytest
 
 from clients.sdk import Client
 from tests.clients.test_cli_up import UP, free_port, running_up, up_env
+from tests.conftest import wait_until
 from tests.players import Player, create
 
 
@@ -76,10 +77,12 @@ def test_kill_9_of_up_leaves_no_orphan_and_the_next_up_has_every_move(tmp_path: 
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     killed = time.monotonic()
-    while any(running(pid) for pid in children):
-        left = [pid for pid in children if running(pid)]
-        assert time.monotonic() - killed < 30, f"orphans still running: {left}"
-        time.sleep(0.1)
+    wait_until(
+        lambda: not any(running(pid) for pid in children),
+        30,
+        f"the children of up {children} to exit after kill -9 (orphans)",
+        interval=0.1,
+    )
     print(f"{len(children)} children of up gone {time.monotonic() - killed:.1f} s after kill -9")
 
     with running_up("--data-dir", str(data), port=port) as (again, _):

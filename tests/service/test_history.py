@@ -4,7 +4,6 @@ the log, the service's verification, and forks of finished games."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from engine.replay import replay
 from service import archive as archives
 from service.pictures import kingdice as kingdice_picture
 from service.store import GameStore
+from tests.conftest import wait_until
 from tests.players import Player, create, play_until_over, wait_for
 
 pytestmark = pytest.mark.usefixtures("worker")
@@ -26,14 +26,6 @@ def finished(base: str, game: str = "kingdice", bot: str = "random", seed: str =
     bots = [{"kind": "bot", "bot": bot}, {"kind": "bot", "bot": bot}]
     created = create(base, game, bots, seed=seed)
     return wait_for(base, created["id"], lambda s: s["status"] == "over", timeout=90)
-
-
-def wait_until(probe: Any, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while (value := probe()) is None:
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-    return value
 
 
 def get(base: str, path: str, **params: Any) -> dict[str, Any]:
@@ -54,7 +46,8 @@ def replayed(summary: dict[str, Any], log: dict[str, Any], k: int) -> Any:
 
 
 def fork(base: str, origin: str, version: int, seats: list[dict], **extra: Any) -> Any:
-    body = {"fork": {"game": origin, "version": version, **extra.pop("fork", {})}, "seats": seats}
+    fork = {"game": origin, "version": version, **extra.pop("fork", {})}
+    body: dict[str, Any] = {"fork": fork, "seats": seats}
     return requests.post(f"{base}/v1/games", json={**body, **extra}, timeout=20)
 
 
@@ -133,7 +126,7 @@ def test_verification_of_a_finished_game_holds_and_catches_a_changed_result(
     # a finished game is compacted: its result lives in the archive, so change it there
     store = GameStore(redis_client)
     key = store.key_for(summary["id"], "game")
-    packed = wait_until(lambda: store._archive(summary["id"]))
+    packed = wait_until(lambda: store._archive(summary["id"]), 10, "the game's archive")
     archived = archives.unpack(packed)
     result = {**summary["result"], "scores": [s + 1 for s in summary["result"]["scores"]]}
     archived.meta["result"] = result

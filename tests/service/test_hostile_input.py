@@ -19,7 +19,7 @@ from tests.conftest import gunicorn_server
 from tests.players import Player, create
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV = {
+ENV: dict[str, str] = {
     "DICEHALL_BODY_SECONDS": "1",
     "DICEHALL_QUEUE": "hostile-tests",
     "DICEHALL_PREFIX": "hostile",
@@ -29,7 +29,7 @@ ENV = {
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    with gunicorn_server(redis_url, **ENV) as base:
+    with gunicorn_server(redis_url, env=ENV) as base:
         yield base
 
 

@@ -101,7 +101,7 @@ def test_sse_stream_resumes_from_last_event_id(live_server, redis_client):
             assert reply.headers["Content-Type"].startswith("text/event-stream")
             data = [
                 json.loads(line[6:])
-                for line in reply.iter_lines(decode_unicode=True)
+                for line in reply.text.splitlines()
                 if line.startswith("data: ")
             ]
             assert isinstance(data[0], list), "an SSE stream first says what is pending"

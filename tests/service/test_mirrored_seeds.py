@@ -4,13 +4,12 @@ in every response until the last table of the round is over, then it is revealed
 
 from __future__ import annotations
 
-import time
-
 import requests
 
 from clients.sdk import Client
 from clients.verifier import audit_game
 from service.tournaments import derive_seed
+from tests.conftest import wait_until
 
 
 def _register(base: str, name: str) -> dict:
@@ -20,13 +19,13 @@ def _register(base: str, name: str) -> dict:
 
 
 def _wait_created(base: str, game_id: str, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def started() -> dict | None:
         reply = requests.get(f"{base}/v1/games/{game_id}", timeout=5)
         if reply.status_code == 200 and reply.json()["status"] == "active":
             return reply.json()
-        time.sleep(0.1)
-    raise AssertionError(f"the tournament did not start game {game_id} within {timeout} s")
+        return None
+
+    return wait_until(started, timeout, f"the tournament to start game {game_id}", interval=0.1)
 
 
 def _play_to_end(base: str, game_id: str, tokens: dict[str, str]) -> None:

@@ -55,7 +55,8 @@ def play_simultaneous(
     game_id = create(base, game, seats, options=options, seed=seed)["id"]
     humans = [Player(base, game_id, 0), Player(base, game_id, 2)]
     rng = random.Random(seed)
-    rounds, refused = 0, []
+    rounds = 0
+    refused: list[Any] = []
     while True:
         summary = wait_for(
             base,
@@ -98,7 +99,8 @@ def test_humans_answering_at_once_are_never_refused(
 ) -> None:
     """Rule of the contract: a seat's If-Match names its own decision; other seats' sealed
     choices never make it stale (0 of the simultaneous answers refused)."""
-    rounds, refused, games = 0, [], 0
+    rounds, games = 0, 0
+    refused: list[Any] = []
     while rounds < target:
         played, problems = play_simultaneous(live_server, game, options, f"{game}-sim-{games}")
         rounds, refused, games = rounds + played, refused + problems, games + 1

@@ -9,12 +9,11 @@ import os
 import random
 import subprocess
 import sys
-import time
 
 import requests
 
 from engine.dice import commitment, verify_draws
-from tests.conftest import ROOT, _child_env, stop
+from tests.conftest import ROOT, _child_env, stop, wait_until
 
 GAMES = int(os.environ.get("DICEHALL_TOURNAMENT_GAMES", "100"))
 
@@ -68,14 +67,13 @@ def test_hundred_game_tournament_with_an_external_bot(
         )
         assert reply.status_code == 201, reply.text
         tid = reply.json()["id"]
-        deadline = time.monotonic() + 900
-        while True:
+
+        def finished() -> dict | None:
             t = requests.get(f"{live_server}/v1/tournaments/{tid}", timeout=10).json()
-            if t["status"] == "finished":
-                break
             assert external.poll() is None, (tmp_path / "bot.err").read_text()
-            assert time.monotonic() < deadline, t["progress"]
-            time.sleep(1)
+            return t if t["status"] == "finished" else None
+
+        t = wait_until(finished, 900, f"tournament {tid} to finish", interval=1)
     finally:
         stop(external)
     assert t["progress"] == {"total": GAMES, "started": GAMES, "finished": GAMES}

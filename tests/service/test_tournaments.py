@@ -6,12 +6,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import requests
 
 from service.tournaments import Participant, Tournament, schedule
-from tests.conftest import ROOT, _child_env
+from tests.conftest import ROOT, _child_env, wait_until
 
 
 def tournament(fmt: str, games: int, participants: int = 3, seats: int = 2) -> Tournament:
@@ -54,14 +53,16 @@ def start(base: str, **spec) -> dict:
     return reply.json()
 
 
+def fetch(base: str, tid: str) -> dict:
+    return requests.get(f"{base}/v1/tournaments/{tid}", timeout=10).json()
+
+
 def wait_finished(base: str, tid: str, timeout: float) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        t = requests.get(f"{base}/v1/tournaments/{tid}", timeout=10).json()
-        if t["status"] == "finished":
-            return t
-        time.sleep(0.5)
-    raise AssertionError(f"tournament {tid} did not finish: {t['progress']}")
+    def finished() -> dict | None:
+        t = fetch(base, tid)
+        return t if t["status"] == "finished" else None
+
+    return wait_until(finished, timeout, f"tournament {tid} to finish", interval=0.2)
 
 
 HEURISTIC_VS_RANDOM = {
@@ -170,15 +171,11 @@ def test_killing_a_worker_mid_tournament_does_not_stop_it(live_server, redis_cli
 
     first = spawn()
     t = start(live_server, **HEURISTIC_VS_RANDOM, games=8)
-    deadline = time.monotonic() + 60
-    while (
-        requests.get(f"{live_server}/v1/tournaments/{t['id']}", timeout=5).json()["progress"][
-            "finished"
-        ]
-        < 2
-    ):
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    wait_until(
+        lambda: fetch(live_server, t["id"])["progress"]["finished"] >= 2,
+        60,
+        "two games of the tournament to finish",
+    )
     first.kill()
     first.wait()
     second = spawn()
@@ -191,7 +188,7 @@ def test_killing_a_worker_mid_tournament_does_not_stop_it(live_server, redis_cli
 
 
 def test_restarting_the_api_mid_tournament_does_not_stop_it(worker, redis_client, redis_url):
-    from tests.conftest import free_port, stop, wait_until
+    from tests.conftest import free_port, stop, wait_http_ok
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -216,7 +213,7 @@ def test_restarting_the_api_mid_tournament_does_not_stop_it(worker, redis_client
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        wait_until(lambda: requests.get(f"{base}/v1/health", timeout=1).ok, 30, "gunicorn")
+        wait_http_ok(f"{base}/v1/health", 60, "gunicorn", proc)
         return proc
 
     first = api()

@@ -8,6 +8,7 @@ script can pipe them in; ``--auto`` picks the first legal action every time (smo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -171,81 +172,133 @@ def play(
     else:
         raise click.UsageError("name a GAME to create, or --join GAME_ID")
     summary = me.game(game_id)
-    game, names = summary["game"], seat_names(summary)
-    console.print(f"[bold]{game}[/] game [cyan]{game_id}[/], you are seat {my_seat}")
+    table = Table(
+        me=me,
+        game=summary["game"],
+        game_id=game_id,
+        my_seat=my_seat,
+        names=seat_names(summary),
+        quiet=quiet,
+        auto=auto,
+        resume=f"dicehall play --join {game_id} --token {me.token}",
+    )
+    console.print(f"[bold]{table.game}[/] game [cyan]{game_id}[/], you are seat {my_seat}")
     console.print(f"[dim]seed commitment {summary.get('commitment')}[/]")
 
     cursor: str | None = me.events_cursor(game_id)  # others' earlier moves are on the board
-    resume = f"dicehall play --join {game_id} --token {me.token}"
     announced_waiting = False
     while True:
         current = me.view(game_id)
         if current["status"] == "over":
-            wait_for_others(me, game_id, cursor, 0.0, names, quiet, my_seat)
-            console.print(Rule("game over"))
-            console.print(board(game, current["view"], my_seat))
-            if current.get("result"):
-                console.print(result_table(current["result"], names))
-            console.print(
-                f"verify it: [bold]dicehall verify {game_id} --seat-token {my_seat}={me.token}[/]",
-                soft_wrap=True,
-            )
+            finish(table, current, cursor)
             return
         if my_seat in seats_to_act(current.get("to_act")):
-            polled = me.events(game_id, after=cursor, wait=0)  # what happened, in order
-            earlier = polled.get("events") or []
-            if not quiet:
-                describe_events(earlier, names, my_seat)
-            cursor = polled.get("cursor", cursor)
-            legal = me.legal_actions(game_id)
-            actions = legal.get("actions") or []
-            if not actions:  # the server moved on between the two reads
-                cursor = wait_for_others(me, game_id, cursor, 1.0, names, quiet, my_seat)
-                continue
-            drawn = board(game, current["view"], my_seat)
-            if not quiet:
-                console.print(Rule(f"version {legal['version']}"))
-                console.print(drawn)
-                hint = prompt_text(current.get("to_act"), my_seat)
-                if hint:
-                    console.print(f"[bold]{hint}[/]")
-            forced = len(actions) == 1
-            if auto or forced:
-                index = 0
-            else:
-                decided = {e.get("seat") for e in earlier if decided_line(e, my_seat, names)}
-                still = {k: v for k, v in (current.get("to_act") or {}).items()}
-                still = {k: v for k, v in still.items() if int(k) not in decided}
-                also = deciding_line(still, my_seat, names)
-                if also:
-                    console.print(f"[dim]{also}[/]")
-                watcher = (
-                    DecisionWatcher(me, game_id, cursor, my_seat, names).start(CHOOSE + ": ")
-                    if also
-                    else None
-                )
-                try:
-                    index = read_choice(actions, board_rows(console, drawn), resume)
-                finally:
-                    if watcher is not None:
-                        cursor = watcher.stop()
-            chosen = actions[index]
-            if not quiet:
-                note = " [dim](the only move: taken for you)[/]" if forced and not auto else ""
-                console.print(f"[green]you:[/] {action_text(chosen)}{note}")
-            try:
-                me.act(game_id, chosen["action"], if_match=legal["version"])
-            except StaleVersion as stale:
-                console.print(f"[yellow]your answer was not taken: {stale.detail}[/]")
-            except Conflict as conflict:  # e.g. a deadline fallback ended the game first
-                console.print(f"[yellow]{conflict.detail}[/]")
-            except IllegalActionError as refused:
-                console.print(f"[red]refused:[/] {refused.detail}")
+            cursor = take_turn(table, current, cursor)
             continue
         if current["status"] == "waiting" and not announced_waiting:
             console.print("waiting for the other human seats to join...")
             announced_waiting = True
-        cursor = wait_for_others(me, game_id, cursor, wait, names, quiet, my_seat)
+        cursor = wait_for_others(me, game_id, cursor, wait, table.names, quiet, my_seat)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What each step of ``dicehall play`` needs: the seat's client, the game, how to show
+    it, and the command that comes back to it."""
+
+    me: Client
+    game: str
+    game_id: str
+    my_seat: int
+    names: list[str]
+    quiet: bool
+    auto: bool
+    resume: str
+
+
+def finish(t: Table, current: dict[str, Any], cursor: str | None) -> None:
+    """The game is over: the last moves, the final board, the result and how to verify it."""
+    wait_for_others(t.me, t.game_id, cursor, 0.0, t.names, t.quiet, t.my_seat)
+    console.print(Rule("game over"))
+    console.print(board(t.game, current["view"], t.my_seat))
+    if current.get("result"):
+        console.print(result_table(current["result"], t.names))
+    console.print(
+        f"verify it: [bold]dicehall verify {t.game_id} --seat-token {t.my_seat}={t.me.token}[/]",
+        soft_wrap=True,
+    )
+
+
+def take_turn(t: Table, current: dict[str, Any], cursor: str | None) -> str | None:
+    """The seat owes a decision: show what happened and the board, choose, answer; the new
+    events cursor."""
+    polled = t.me.events(t.game_id, after=cursor, wait=0)  # what happened, in order
+    earlier = polled.get("events") or []
+    if not t.quiet:
+        describe_events(earlier, t.names, t.my_seat)
+    cursor = polled.get("cursor", cursor)
+    legal = t.me.legal_actions(t.game_id)
+    actions = legal.get("actions") or []
+    if not actions:  # the server moved on between the two reads
+        return wait_for_others(t.me, t.game_id, cursor, 1.0, t.names, t.quiet, t.my_seat)
+    drawn = board(t.game, current["view"], t.my_seat)
+    if not t.quiet:
+        console.print(Rule(f"version {legal['version']}"))
+        console.print(drawn)
+        hint = prompt_text(current.get("to_act"), t.my_seat)
+        if hint:
+            console.print(f"[bold]{hint}[/]")
+    forced = len(actions) == 1
+    if t.auto or forced:
+        index = 0
+    else:
+        index, cursor = ask(t, current, earlier, actions, board_rows(console, drawn), cursor)
+    chosen = actions[index]
+    if not t.quiet:
+        note = " [dim](the only move: taken for you)[/]" if forced and not t.auto else ""
+        console.print(f"[green]you:[/] {action_text(chosen)}{note}")
+    answer(t, chosen["action"], legal["version"])
+    return cursor
+
+
+def ask(
+    t: Table,
+    current: dict[str, Any],
+    earlier: list[dict[str, Any]],
+    actions: list[dict[str, Any]],
+    rows: int,
+    cursor: str | None,
+) -> tuple[int, str | None]:
+    """The person's choice from the menu, while others deciding at the same time are shown
+    as they decide; (index, events cursor)."""
+    decided = {e.get("seat") for e in earlier if decided_line(e, t.my_seat, t.names)}
+    still = {k: v for k, v in (current.get("to_act") or {}).items() if int(k) not in decided}
+    also = deciding_line(still, t.my_seat, t.names)
+    if also:
+        console.print(f"[dim]{also}[/]")
+    watcher = (
+        DecisionWatcher(t.me, t.game_id, cursor, t.my_seat, t.names).start(CHOOSE + ": ")
+        if also
+        else None
+    )
+    try:
+        index = read_choice(actions, rows, t.resume)
+    finally:
+        if watcher is not None:
+            cursor = watcher.stop()
+    return index, cursor
+
+
+def answer(t: Table, action: dict[str, Any], version: int) -> None:
+    """Post the chosen action; a refusal is said, and the loop reads the game again."""
+    try:
+        t.me.act(t.game_id, action, if_match=version)
+    except StaleVersion as stale:
+        console.print(f"[yellow]your answer was not taken: {stale.detail}[/]")
+    except Conflict as conflict:  # e.g. a deadline fallback ended the game first
+        console.print(f"[yellow]{conflict.detail}[/]")
+    except IllegalActionError as refused:
+        console.print(f"[red]refused:[/] {refused.detail}")
 
 
 def wait_for_others(

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ OPENAPI = ROOT / "openapi.yaml"
 TYPESCRIPT = Path(__file__).resolve().parent / "typescript"
 PACKAGE = "dicehall_client"
 
-PLANS = [
+PLANS: list[dict[str, Any]] = [
     {"game": "carcassonne", "seats": 2, "bot": "heuristic", "options": {}},
     {"game": "burgundy", "seats": 2, "bot": "heuristic", "options": {"duchy": "A"}},
     {"game": "diceland", "seats": 2, "bot": "heuristic", "options": {"maps": ["A", "D"]}},

@@ -86,7 +86,7 @@ def play(base: str, plan: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     view_class = getattr(models, f"{prefix}View")
     legal_class = getattr(models, f"{prefix}LegalActions")
     moved_class = getattr(models, f"{prefix}MoveResult")
-    cursor, moves, kinds = "0", 0, Counter()
+    cursor, moves, kinds = "0", 0, Counter[str]()
     for _ in range(5000):
         view = get_view.sync(created.id, client=player)
         assert isinstance(view, view_class), view
