@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +29,9 @@ from service.announce import (
 )
 from service.briefing import Briefing, Detail
 from service.history import History
-from service.moves import Outcome, decide_move
+from service.moves import Move, MoveRequest, decide_move
 from service.problems import Problem
 from service.store import (
-    Contention,
     GameRecord,
     GameStatus,
     GameStore,
@@ -493,124 +492,149 @@ class GameService:
     def act(
         self,
         game_id: str,
-        seat: int,
-        action: Any,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
+        move: MoveRequest,
+        known: GameRecord | None = None,
         skip_bot_seat: int | None = None,
-        fallback: bool = False,
-        answer_ttl: int | None = None,
     ) -> dict[str, Any]:
-        """Apply ``action`` for ``seat`` with compare-and-set on the game.
+        """Make ``move`` in the game: one read of the record (none when the caller passes the
+        record it ``known``s, just read), a decision, and one guarded commit that writes only
+        if the game's version is still the one read (else read again, with backoff).
 
         Returns the answer of the move (version, the caller's events and view).
 
-        ``if_match`` is the seat's concurrency token: any version from the one at which the
-        seat's current decision fell due (its ``decision`` id) up to the current version
+        ``move.if_match`` is the seat's concurrency token: any version from the one at which
+        the seat's current decision fell due (its ``decision`` id) up to the current version
         succeeds, so other seats' sealed choices never make it stale. The same
         ``idempotency_key`` with the same action returns the stored first answer, whatever
-        the interleaving. ``fallback`` marks a move the service made for a seat whose deadline
-        passed; ``answer_ttl`` (seconds) keeps the answer for retries shorter than the
-        default, for the service's own moves; ``skip_bot_seat`` is a bot seat whose job plays
-        on by itself (no new job for it).
+        the interleaving: the commit refuses to write over a stored answer, and a refused move
+        looks for one first. ``skip_bot_seat`` is a bot seat whose job plays on by itself (no
+        new job for it).
 
-        Raises Problem: 404, 409 game_not_started / game_over, 412 version_mismatch (the
-        seat's own decision changed; with the current view), 422 malformed_action (not
-        counted), 422 illegal_action (the game is unchanged; the attempt is counted against
-        the seat), 422 idempotency_key_reused, 503 contention (with Retry-After).
+        Raises Problem: 401 (a token that opens no seat), 404, 409 game_not_started /
+        game_over, 412 version_mismatch (the seat's own decision changed; with the current
+        view), 422 malformed_action (not counted), 422 illegal_action (the game is unchanged;
+        the attempt is counted against the seat), 422 idempotency_key_reused, 503 contention
+        (with Retry-After).
         """
-        game_key = self.store.key_for(game_id, "game")
-        idem_key = (
-            self.store.idempotency_key(game_id, seat, idempotency_key) if idempotency_key else None
-        )
-        request = {"action": action}
-
-        def decide(pipe: Pipeline) -> tuple[Any, Outcome]:
-            if idem_key:
-                earlier = self._recall(pipe, idem_key, request)
-                if earlier is not None:
-                    return None, Outcome(earlier)
-            record = self._active_record(game_id, pipe)
-            game = get_game(record.game)
-            state = game.load_state(record.state)
-            before = game.to_act(state)
-            self._check_if_match(record, game, state, seat, before, if_match)
+        body = {"action": move.action}
+        for attempt in range(self.store.backoff.attempts):
+            record = known if known is not None else self.record(game_id)
+            known = None
+            seat = move.seat
+            if seat is None:
+                seat = self.require_seat(self.identify(record, move.token))
+            idem_key = (
+                self.store.idempotency_key(game_id, seat, move.idempotency_key)
+                if move.idempotency_key
+                else None
+            )
+            read_at = record.version
             try:
-                move = decide_move(record, game, state, before, seat, action, fallback)
-            except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
-                errors = {exc.field: [exc.reason]}
-                raise Problem(
-                    422, "malformed_action", exc.reason, field=exc.field, errors=errors
-                ) from None
-            except IllegalAction as exc:
-                refused = Problem(422, "illegal_action", exc.reason, rule=exc.code)
+                decided, answer = self._decide(record, seat, move)
+            except Problem as refused:
+                earlier = self._recall(idem_key, body) if idem_key else None
+                if earlier is not None:  # a retry of a move that was made
+                    return earlier
+                if refused.code == "illegal_action":
+                    self.store.count(self.store.redis, game_id, "illegal", seat)
+                raise
+            writes = self._writes(decided, seat, move, answer, idem_key)
+            committed = self.store.commit_if(game_id, read_at, writes, idem_key)
+            if committed.status == "done":
+                self._follow(decided, seat, skip_bot_seat)
+                return answer
+            if committed.status == "answered" and idem_key and committed.earlier is not None:
+                return self._answer_of(idem_key, committed.earlier, body)
+            self.store.pause(attempt)
+        raise Problem(
+            503,
+            "contention",
+            f"too many simultaneous writes to game {game_id} ({self.store.backoff.attempts} "
+            "attempts); nothing was changed, retry shortly",
+            headers={"Retry-After": "1"},
+        )
 
-                def count(p: Pipeline) -> None:
-                    self.store.count(p, game_id, "illegal", seat)
-
-                return count, Outcome({}, problem=refused)
-            answer = {
-                **self.observe(record, seat, state),
-                "events": [e for e in move.events if visible(e, seat)],
-            }
-
-            def writes(p: Pipeline) -> None:
-                self.store.write(p, record)
-                self.store.append_log(p, game_id, move.entry)
-                self.store.record_time(p, game_id, seat, move.took)
-                if fallback:
-                    self.store.count(p, game_id, "missed", seat)
-                for item in move.stream:
-                    self.store.publish(p, game_id, item)
-                if idem_key:
-                    ttl = answer_ttl or self.idempotency_ttl
-                    self.store.remember(p, idem_key, request, answer, ttl)
-
-            return writes, Outcome(answer, move=move)
-
+    def _decide(
+        self, record: GameRecord, seat: int, move: MoveRequest
+    ) -> tuple[Move, dict[str, Any]]:
+        """The move decided on ``record`` (updated to match) and its answer. Raises Problem
+        409, 412, 422 malformed_action / illegal_action."""
+        self._check_active(record)
+        game = get_game(record.game)
+        state = game.load_state(record.state)
+        before = game.to_act(state)
+        self._check_if_match(record, game, state, seat, before, move.if_match)
         try:
-            outcome = self.store.transact([game_key] + ([idem_key] if idem_key else []), decide)
-        except Contention as exc:
+            decided = decide_move(record, game, state, before, seat, move.action, move.fallback)
+        except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
+            errors = {exc.field: [exc.reason]}
             raise Problem(
-                503,
-                "contention",
-                f"too many simultaneous writes to game {game_id} ({exc.attempts} attempts); "
-                "nothing was changed, retry shortly",
-                headers={"Retry-After": "1"},
+                422, "malformed_action", exc.reason, field=exc.field, errors=errors
             ) from None
-        if outcome.problem is not None:
-            raise outcome.problem
-        if outcome.move is not None:
-            after = dict(outcome.move.after)
-            if skip_bot_seat is not None:
-                after.pop(skip_bot_seat, None)
-            self.follow_up.after_commit(outcome.move.record, after, actor=seat)
-            if outcome.move.record.status is GameStatus.OVER:
-                self.ended(outcome.move.record)
-        return outcome.answer
+        except IllegalAction as exc:
+            raise Problem(422, "illegal_action", exc.reason, rule=exc.code) from None
+        answer = {
+            **self.observe(record, seat, state),
+            "events": [e for e in decided.events if visible(e, seat)],
+        }
+        return decided, answer
 
-    def _recall(self, pipe: Pipeline, key: str, request: Any) -> dict[str, Any] | None:
+    def _writes(
+        self,
+        decided: Move,
+        seat: int,
+        move: MoveRequest,
+        answer: dict[str, Any],
+        idem_key: str | None,
+    ) -> Callable[[Pipeline], None]:
+        """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
+        the events and the answer under its idempotency key."""
+        game_id = decided.record.id
+
+        def writes(p: Pipeline) -> None:
+            self.store.write(p, decided.record, meta=False)
+            self.store.append_log(p, game_id, decided.entry)
+            self.store.record_time(p, game_id, seat, decided.took)
+            if move.fallback:
+                self.store.count(p, game_id, "missed", seat)
+            for item in decided.stream:
+                self.store.publish(p, game_id, item)
+            if idem_key:
+                ttl = move.answer_ttl or self.idempotency_ttl
+                self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
+
+        return writes
+
+    def _follow(self, decided: Move, seat: int, skip_bot_seat: int | None) -> None:
+        """What follows a committed move: bot jobs, deadlines, feeds, and the end of the game."""
+        after = dict(decided.after)
+        if skip_bot_seat is not None:
+            after.pop(skip_bot_seat, None)
+        self.follow_up.after_commit(decided.record, after, actor=seat)
+        if decided.record.status is GameStatus.OVER:
+            self.ended(decided.record)
+
+    def _recall(self, key: str, body: Any) -> dict[str, Any] | None:
         try:
-            return self.store.recall(pipe, key, request)
+            return self.store.recall(self.store.redis, key, body)
         except KeyReused:
-            raise Problem(
-                422,
-                "idempotency_key_reused",
-                "this Idempotency-Key was used for a different action; use a new key per move",
-            ) from None
+            raise _key_reused() from None
 
-    def _active_record(self, game_id: str, pipe: Pipeline) -> GameRecord:
-        """The game's record if it is being played. Raises Problem 404 and 409."""
-        record = self.store.load(game_id, pipe)
-        if record is None:
-            raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
+    def _answer_of(self, key: str, raw: str, body: Any) -> dict[str, Any]:
+        try:
+            return self.store.answer_of(key, raw, body)
+        except KeyReused:
+            raise _key_reused() from None
+
+    @staticmethod
+    def _check_active(record: GameRecord) -> None:
+        """Raise Problem 409 unless the game is being played."""
         if record.status is GameStatus.WAITING:
             raise Problem(
                 409, "game_not_started", "the game starts when every human seat has joined"
             )
         if record.status is GameStatus.OVER:
             raise Problem(409, "game_over", "the game is over")
-        return record
 
     def _check_if_match(
         self,
@@ -673,16 +697,16 @@ class GameService:
         decision = record.decision(seat)
         rng = random.Random(f"{record.commitment}:{decision}:{seat}:fallback")
         action = RandomBot().choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        move = MoveRequest(
+            action,
+            seat,
+            if_match=decision,
+            idempotency_key=f"fallback-{decision}",
+            fallback=True,
+            answer_ttl=SERVICE_ANSWER_TTL,
+        )
         try:
-            self.act(
-                game_id,
-                seat,
-                action,
-                if_match=decision,
-                idempotency_key=f"fallback-{decision}",
-                fallback=True,
-                answer_ttl=SERVICE_ANSWER_TTL,
-            )
+            self.act(game_id, move, known=record)
         except Problem as problem:
             if problem.code in ("version_mismatch", "game_over"):
                 return "raced"
@@ -711,6 +735,14 @@ class GameService:
                 if info.account == account_id:
                     pending.extend(self.owed(record, seat, detail))
         return pending
+
+
+def _key_reused() -> Problem:
+    return Problem(
+        422,
+        "idempotency_key_reused",
+        "this Idempotency-Key was used for a different action; use a new key per move",
+    )
 
 
 def _public_fork(record: GameRecord) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ import time
 from engine.games import get_game
 from service.config import Settings
 from service.games import SERVICE_ANSWER_TTL
+from service.moves import MoveRequest
 from service.problems import Problem
 from service.runtime import game_service
 from service.store import GameStatus
@@ -52,15 +53,14 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         rng = random.Random(f"{record.commitment}:{decision}:{seat}")
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:
-            answer = service.act(
-                game_id,
-                seat,
+            move = MoveRequest(
                 action,
+                seat,
                 if_match=decision,
                 idempotency_key=f"bot-{decision}",
-                skip_bot_seat=seat,
                 answer_ttl=SERVICE_ANSWER_TTL,
             )
+            answer = service.act(game_id, move, known=record, skip_bot_seat=seat)
         except Problem as problem:
             if problem.code in ("version_mismatch", "idempotency_key_reused", "game_over"):
                 return f"done after {moves} moves: raced at decision {decision}"

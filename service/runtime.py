@@ -67,23 +67,25 @@ class RqJobs:
         self.store = store
 
     def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
-        """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited)."""
-        for seat in seats:
-            job = self.queue.enqueue(
-                "service.jobs.play_bot",
-                game_id,
-                seat,
-                version,
-                job_timeout=300,
-                result_ttl=60,
-                failure_ttl=7 * 24 * 3600,
-                retry=BOT_RETRY,
-                at_front=at_front,
-            )
-            if self.store is not None:
-                self.store.redis.set(
-                    self.store.bot_job_key(game_id, seat), job.id, ex=JOB_MARKER_TTL
+        """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited).
+        The jobs and their markers go to Redis in one pipeline (one round trip)."""
+        with self.queue.connection.pipeline() as pipe:
+            for seat in seats:
+                job = self.queue.enqueue(
+                    "service.jobs.play_bot",
+                    game_id,
+                    seat,
+                    version,
+                    job_timeout=300,
+                    result_ttl=60,
+                    failure_ttl=7 * 24 * 3600,
+                    retry=BOT_RETRY,
+                    at_front=at_front,
+                    pipeline=pipe,
                 )
+                if self.store is not None:
+                    pipe.set(self.store.bot_job_key(game_id, seat), job.id, ex=JOB_MARKER_TTL)
+            pipe.execute()
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
         """Nothing to schedule: the sweep that every worker runs plays a fallback within a

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from service.api import BEARER, component, game_link, links, operation, problems
 from service.context import bearer_token, game_service
+from service.moves import MoveRequest
 from service.problems import Problem
 from service.schemas import (
     ActionRequestSchema,
@@ -170,12 +171,13 @@ class Actions(MethodView):
         what it may do changed); other seats deciding at the same time never make it stale.
         A retry with the same `Idempotency-Key` and action returns the first answer."""
         if_match = parse_if_match(request.headers.get("If-Match"))
-        service = game_service()
-        record = service.record(game_id)
-        seat = service.require_seat(service.identify(record, bearer_token()))
-        answer = service.act(
-            game_id, seat, body["action"], if_match, headers.get("idempotency_key")
+        move = MoveRequest(
+            body["action"],
+            token=bearer_token(),
+            if_match=if_match,
+            idempotency_key=headers.get("idempotency_key"),
         )
+        answer = game_service().act(game_id, move)
         return jsonify(MoveResultSchema().dump(answer))
 
 
