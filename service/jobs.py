@@ -16,9 +16,9 @@ import time
 
 from engine.games import get_game
 from service.config import Settings
+from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL
 from service.moves import MoveRequest
-from service.problems import Problem
 from service.runtime import game_service
 from service.store import GameStatus
 
@@ -61,10 +61,8 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
                 answer_ttl=SERVICE_ANSWER_TTL,
             )
             answer = service.act(game_id, move, known=record, skip_bot_seat=seat)
-        except Problem as problem:
-            if problem.code in ("version_mismatch", "idempotency_key_reused", "game_over"):
-                return f"done after {moves} moves: raced at decision {decision}"
-            raise
+        except (VersionConflict, KeyReused, GameOver):
+            return f"done after {moves} moves: raced at decision {decision}"
         moves += 1
         version = answer["version"]
         if str(seat) not in answer["to_act"]:

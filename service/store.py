@@ -27,6 +27,7 @@ from redis.client import NEVER_DECODE
 
 from engine import codec
 from service import archive as archives
+from service.errors import Conflict, Contention, KeyReused
 
 T = TypeVar("T")
 Pipeline = redis.client.Pipeline
@@ -120,22 +121,6 @@ class GameRecord:
         if since is None or self.decision_seconds is None:
             return None
         return since + self.decision_seconds
-
-
-class Conflict(Exception):
-    """A record that should not exist yet does (create of an existing id)."""
-
-
-class Contention(Exception):
-    """Compare-and-set gave up: the watched keys kept changing through every attempt."""
-
-    def __init__(self, attempts: int) -> None:
-        super().__init__(f"gave up after {attempts} compare-and-set attempts")
-        self.attempts = attempts
-
-
-class KeyReused(Exception):
-    """An idempotency key came back with a different request body."""
 
 
 @dataclass(frozen=True)
@@ -442,7 +427,7 @@ class GameStore:
 
         def decide(pipe: Pipeline) -> Callable[[Pipeline], None]:
             if pipe.exists(key):
-                raise Conflict(record.id)
+                raise Conflict(f"a game {record.id!r} exists already")
 
             def writes(p: Pipeline) -> None:
                 self.write(p, record)
@@ -623,7 +608,9 @@ class GameStore:
         KeyReused when it answered another body."""
         stored = json.loads(raw)
         if stored["fingerprint"] != fingerprint(body):
-            raise KeyReused(key)
+            raise KeyReused(
+                "this Idempotency-Key was used for a different action; use a new key per move"
+            )
         answer: dict[str, Any] = stored["answer"]
         return answer
 
