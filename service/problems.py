@@ -51,6 +51,7 @@ TITLES: dict[str, str] = {
     "redis_not_writable": "Redis does not take writes",
     "shutting_down": "This server is shutting down",
     "unknown_bot": "Unknown bot",
+    "invalid_bot_options": "Invalid bot options",
     "no_picture": "No picture for this game",
     "unknown_account": "Unknown bot account",
     "tournament_not_found": "Tournament not found",
