@@ -24,6 +24,14 @@ from service.schemas import (
 )
 from service.store import GameStatus
 
+_VIEW, _LEGAL_ACTIONS, _MOVE_RESULT, _LOG = (
+    ViewSchema(),
+    LegalActionsSchema(),
+    MoveResultSchema(),
+    LogSchema(),
+)
+"""One instance each (a schema's construction copies its fields: a tenth of a move's cost)."""
+
 blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal actions and moves")
 
 _VIEW_EXAMPLE = {
@@ -86,7 +94,7 @@ class ViewResource(MethodView):
                     404, "seat_not_found", f"the game has seats 0 to {len(record.seats) - 1}"
                 )
             seat = query["seat"]
-        response = jsonify(ViewSchema().dump(service.observe(record, seat)))
+        response = jsonify(_VIEW.dump(service.observe(record, seat)))
         response.headers["ETag"] = f'"{record.version}"'
         return response
 
@@ -128,7 +136,7 @@ class LegalActions(MethodView):
         service = game_service()
         record = service.record(game_id)
         seat = service.require_seat(service.identify(record, bearer_token()))
-        return jsonify(LegalActionsSchema().dump(service.legal_actions(record, seat)))
+        return jsonify(_LEGAL_ACTIONS.dump(service.legal_actions(record, seat)))
 
 
 @blp.route("/games/<string:game_id>/actions")
@@ -178,7 +186,7 @@ class Actions(MethodView):
             idempotency_key=headers.get("idempotency_key"),
         )
         answer = game_service().act(game_id, move)
-        return jsonify(MoveResultSchema().dump(answer))
+        return jsonify(_MOVE_RESULT.dump(answer))
 
 
 @blp.route("/games/<string:game_id>/log")
@@ -213,4 +221,4 @@ class Log(MethodView):
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
         page = service.log(record, caller, query["after"], query["limit"])
-        return jsonify(LogSchema().dump(page))
+        return jsonify(_LOG.dump(page))
