@@ -89,5 +89,5 @@ def remove_seat(service: GameService, game_id: str, seat: int, token: str | None
 
     record = service.store.transact([key], decide)
     if record.status is GameStatus.ACTIVE:
-        service.follow_up.after_commit(record, {}, service.prompts(record), actor=None)
+        service.follow_up.after_commit(record, service.prompts(record), actor=None)
     return record

@@ -86,3 +86,14 @@ def test_the_creator_removes_a_seat_nobody_took(live_server, redis_client):
     assert view["seat"] == 0 and len(view["view"]["hands"]) == 2
     log = requests.get(f"{live_server}/v1/games/{game_id}/log", timeout=5).json()
     assert [e["n"] for e in log["entries"]] == [0], "dealt again: one set-up entry"
+
+
+def test_removing_the_last_open_seat_starts_the_game(live_server, redis_client):
+    created = post(live_server, "/games", game="toy", seats=[{"kind": "human"}] * 3).json()
+    game_id, invites, creator = created["id"], created["invites"], created["creator_token"]
+    for seat in ("0", "2"):
+        assert post(live_server, f"/games/{game_id}/seats/{seat}/join", invites[seat]).ok
+    removed = delete(live_server, f"/games/{game_id}/seats/1", creator)
+    assert removed.status_code == 200, removed.text
+    summary = removed.json()
+    assert summary["status"] == "active" and sorted(summary["to_act"]) == ["0", "1"]
