@@ -69,7 +69,7 @@ def parse_if_match(value: str | None) -> int | None:
 class ViewResource(MethodView):
     """The caller's view."""
 
-    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, component("View"), example=_VIEW_EXAMPLE)
     @problems(
         blp,
@@ -143,8 +143,8 @@ class LegalActions(MethodView):
 class Actions(MethodView):
     """Moves."""
 
-    @blp.arguments(MoveHeadersSchema, location="headers")
-    @blp.arguments(ActionRequestSchema, example={"action": {"type": "reroll"}})
+    @blp.arguments(MoveHeadersSchema(), location="headers")
+    @blp.arguments(ActionRequestSchema(), example={"action": {"type": "reroll"}})
     @blp.response(
         200, component("MoveResult"), example={**_VIEW_EXAMPLE, "version": 8, "events": []}
     )
@@ -193,7 +193,7 @@ class Actions(MethodView):
 class Log(MethodView):
     """The action log."""
 
-    @blp.arguments(LogQuerySchema, location="query")
+    @blp.arguments(LogQuerySchema(), location="query")
     @blp.response(
         200,
         component("Log"),
