@@ -603,7 +603,7 @@ class GameStore:
         return None if raw is None else self.answer_of(key, raw, body)
 
     @staticmethod
-    def answer_of(key: str, raw: str, body: Any) -> dict[str, Any]:
+    def answer_of(key: str, raw: str | bytes, body: Any) -> dict[str, Any]:
         """The answer in ``raw`` (what :meth:`remember` stored under ``key``). Raises
         KeyReused when it answered another body."""
         stored = json.loads(raw)
