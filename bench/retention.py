@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from engine.games import LISTED, get_game  # noqa: E402
 from service.accounts import AccountStore  # noqa: E402
 from service.games import GameService  # noqa: E402
+from service.moves import MoveRequest  # noqa: E402
 from service.store import ANSWER_GRACE, GameStatus, GameStore  # noqa: E402
 from tests.conftest import free_port, redis_server_binary, wait_redis  # noqa: E402
 
@@ -72,7 +73,8 @@ def play(service: GameService, name: str, seats: int, seed: str) -> str:
         state = game.load_state(record.state)
         for seat in sorted(game.to_act(state)):
             action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
-            service.act(record.id, seat, action, idempotency_key=str(uuid.uuid4()))
+            move = MoveRequest(action, seat, idempotency_key=str(uuid.uuid4()))
+            service.act(record.id, move)
 
 
 def main() -> None:

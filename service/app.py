@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 from service import hardening, observe, ratelimit, redis_conn
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
+from service.errors import ServiceError
 from service.logs import configure_logging
 from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
 from service.schemas import ProblemSchema
@@ -136,6 +137,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}
     )
     app.register_error_handler(Problem, problem_response)
+    app.register_error_handler(ServiceError, problem_response)
     app.register_error_handler(redis.RedisError, _redis_failed)
 
     from service import components

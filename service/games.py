@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,18 +28,40 @@ from service.announce import (
     visible,
 )
 from service.briefing import Briefing, Detail
-from service.history import History
-from service.moves import Outcome, decide_move
-from service.problems import Problem
-from service.store import (
+from service.errors import (
     Contention,
+    GameNotFound,
+    GameNotOver,
+    GameNotStarted,
+    GameOver,
+    IllegalMove,
+    InvalidBotOptions,
+    InvalidFork,
+    InvalidGameOptions,
+    MalformedMove,
+    PrivateGame,
+    SeatNotFound,
+    SeatNotHuman,
+    SeatTaken,
+    Unauthorized,
+    UnknownAccount,
+    UnknownBot,
+    UnknownGameName,
+    VersionConflict,
+)
+from service.history import History
+from service.moves import Move, MoveRequest, decide_move
+from service.store import (
     GameRecord,
     GameStatus,
     GameStore,
-    KeyReused,
     Pipeline,
     SeatRecord,
 )
+
+REFUSED = (GameNotStarted, GameOver, VersionConflict, MalformedMove, IllegalMove)
+"""What a move is refused with once its game is read (a stored answer to its
+Idempotency-Key comes first: the move was made)."""
 
 SERVICE_ANSWER_TTL = 300
 """Seconds the service keeps the answers of its own moves (bots, fallbacks) for retries: a
@@ -55,25 +77,25 @@ class Caller:
 
 
 def open_human_seat(record: GameRecord, seat: int) -> SeatRecord:
-    """``seat`` of ``record`` if it is a human seat nobody has taken. Raises Problem 404
-    seat_not_found, 409 seat_not_human / seat_taken."""
+    """``seat`` of ``record`` if it is a human seat nobody has taken. Raises SeatNotFound,
+    SeatNotHuman, SeatTaken."""
     if not 0 <= seat < len(record.seats):
         last = len(record.seats) - 1
-        raise Problem(404, "seat_not_found", f"game {record.id} has seats 0 to {last}")
+        raise SeatNotFound(f"game {record.id} has seats 0 to {last}")
     info = record.seats[seat]
     if info.kind != "human":
-        raise Problem(409, "seat_not_human", f"seat {seat} is played by a bot")
+        raise SeatNotHuman(f"seat {seat} is played by a bot")
     if info.joined:
-        raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+        raise SeatTaken(f"seat {seat} is already taken")
     return info
 
 
 def lookup_game(name: str) -> Game:
-    """The registered game. Raises Problem 404 unknown_game."""
+    """The registered game. Raises UnknownGameName."""
     try:
         return get_game(name)
     except UnknownGame:
-        raise Problem(404, "unknown_game", f"there is no game called {name!r}") from None
+        raise UnknownGameName(f"there is no game called {name!r}") from None
 
 
 class GameService:
@@ -95,19 +117,19 @@ class GameService:
 
     # --- reading ---------------------------------------------------------------------------
     def record(self, game_id: str) -> GameRecord:
-        """The game's record. Raises Problem 404 game_not_found."""
+        """The game's record. Raises GameNotFound."""
         record = self.store.load(game_id)
         if record is None:
-            raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
+            raise GameNotFound(f"there is no game {game_id!r}")
         return record
 
     def identify(self, record: GameRecord, token: str | None) -> Caller:
-        """Who ``token`` is in this game. Raises Problem 401 for a token that opens nothing."""
+        """Who ``token`` is in this game. Raises Unauthorized for a token that opens nothing."""
         if token is None:
             return Caller()
         caller = self._caller(record, token)
         if caller is None:
-            raise Problem(401, "unauthorized", "this token opens no seat of this game")
+            raise Unauthorized("this token opens no seat of this game")
         tokens.vouch(token)
         return caller
 
@@ -128,7 +150,7 @@ class GameService:
     @staticmethod
     def require_seat(caller: Caller) -> int:
         if caller.seat is None:
-            raise Problem(401, "unauthorized", "send the seat's token as 'Authorization: Bearer'")
+            raise Unauthorized("send the seat's token as 'Authorization: Bearer'")
         return caller.seat
 
     @staticmethod
@@ -239,18 +261,14 @@ class GameService:
                 bot = seat.get("bot") or "random"
                 if bot not in game.bots:
                     known = ", ".join(sorted(game.bots))
-                    raise Problem(
-                        422, "unknown_bot", f"seat {n}: {game.title} has no bot {bot!r} ({known})"
-                    )
+                    raise UnknownBot(f"seat {n}: {game.title} has no bot {bot!r} ({known})")
                 options = self.bot_options(game, n, bot, seat)
                 name = seat.get("name") or f"{bot}-{n}"
                 records.append(SeatRecord("bot", name, bot, None, True, bot_options=options))
             elif kind == "external":
                 account = self.accounts.get(seat.get("account") or "")
                 if account is None:
-                    raise Problem(
-                        422, "unknown_account", f"seat {n}: no bot account {seat.get('account')!r}"
-                    )
+                    raise UnknownAccount(f"seat {n}: no bot account {seat.get('account')!r}")
                 name = seat.get("name") or account.name
                 records.append(SeatRecord("external", name, None, None, True, account.id))
             else:
@@ -266,7 +284,7 @@ class GameService:
                 game.bots[bot](**options)
         except (TypeError, ValueError) as exc:
             reason = str(exc) if isinstance(exc, ValueError) else "it takes no options"
-            raise Problem(422, "invalid_bot_options", f"seat {n}: bot {bot!r}: {reason}") from None
+            raise InvalidBotOptions(f"seat {n}: bot {bot!r}: {reason}") from None
         return options or None
 
     def create(
@@ -286,14 +304,14 @@ class GameService:
         ``siblings`` are the other games dealt the same seed: the seed stays secret until
         every one of them is over too.
 
-        Raises Problem (unknown game or bot or account, invalid options) and store.Conflict
+        Raises UnknownGameName, UnknownBot, UnknownAccount, InvalidGameOptions, and Conflict
         when ``game_id`` is given and taken.
         """
         game = lookup_game(game_name)
         try:
             loaded = game.validate_options(len(seats), options or {})
         except InvalidOptions as exc:
-            raise Problem(422, "invalid_options", exc.reason, errors=exc.errors) from None
+            raise InvalidGameOptions(exc.reason, errors=exc.errors) from None
         seat_records = self._seat_records(game, seats)
         secret = seed if seed is not None else dice_mod.new_seed()
         dice = dice_mod.Dice(secret)
@@ -335,29 +353,29 @@ class GameService:
         its dice are fresh (``seed`` or a new one, committed) or, with ``dice="original"``,
         the origin's from that point on. Returns the record and the creator's token.
 
-        Raises Problem: 404 game_not_found, 409 game_not_over, 422 invalid_fork (a version
+        Raises GameNotFound, GameNotOver, InvalidFork (a version
         out of range or at the end, seats or ``game_name`` that do not match the origin, a
         seed with the original dice).
         """
         origin = self.record(origin_id)
         if origin.status is not GameStatus.OVER:
-            raise Problem(409, "game_not_over", f"game {origin_id} is still being played")
+            raise GameNotOver(f"game {origin_id} is still being played")
         if not 0 <= version < origin.version:
             last = origin.version - 1
-            raise Problem(422, "invalid_fork", f"fork game {origin_id} at a move from 0 to {last}")
+            raise InvalidFork(f"fork game {origin_id} at a move from 0 to {last}")
         if len(seats) != len(origin.seats):
             have, asked = len(origin.seats), len(seats)
-            raise Problem(422, "invalid_fork", f"game {origin_id} has {have} seats, not {asked}")
+            raise InvalidFork(f"game {origin_id} has {have} seats, not {asked}")
         if game_name and game_name != origin.game:
             kind = origin.game
-            raise Problem(422, "invalid_fork", f"game {origin_id} is {kind}, not {game_name}")
+            raise InvalidFork(f"game {origin_id} is {kind}, not {game_name}")
         if dice == "original" and seed is not None:
-            raise Problem(422, "invalid_fork", "a seed goes with fresh dice, not the original ones")
+            raise InvalidFork("a seed goes with fresh dice, not the original ones")
         game = lookup_game(origin.game)
         seat_records = self._seat_records(game, seats)
         replayed = History(self.store).replay(origin, version)
         if game.result(replayed.state) is not None:
-            raise Problem(422, "invalid_fork", f"game {origin_id} is over after move {version}")
+            raise InvalidFork(f"game {origin_id} is over after move {version}")
         if dice == "original":
             secret, counter = origin.seed, replayed.dice.counter
         else:
@@ -446,7 +464,7 @@ class GameService:
     ) -> tuple[GameRecord, str]:
         """Take a human seat; returns the record and the seat's token (shown once). A
         private game's seat needs ``credential``: the seat's invite token (used up by the
-        join) or the creator's token. Raises Problem 403 private_game otherwise."""
+        join) or the creator's token. Raises PrivateGame otherwise."""
         token = tokens.new_token("seat")
         tokens.vouch(token)
         key = self.store.key_for(game_id, "game")
@@ -454,15 +472,13 @@ class GameService:
         def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
             record = self.store.load(game_id, pipe)
             if record is None:
-                raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
+                raise GameNotFound(f"there is no game {game_id!r}")
             info = open_human_seat(record, seat)
             if record.visibility == "private" and not (
                 tokens.matches(credential, record.creator_digest)
                 or tokens.matches(credential, info.invite_digest)
             ):
-                raise Problem(
-                    403,
-                    "private_game",
+                raise PrivateGame(
                     "this game is private: join with the seat's invite token or the "
                     "creator's token as 'Authorization: Bearer'",
                 )
@@ -493,124 +509,131 @@ class GameService:
     def act(
         self,
         game_id: str,
-        seat: int,
-        action: Any,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
+        move: MoveRequest,
+        known: GameRecord | None = None,
         skip_bot_seat: int | None = None,
-        fallback: bool = False,
-        answer_ttl: int | None = None,
     ) -> dict[str, Any]:
-        """Apply ``action`` for ``seat`` with compare-and-set on the game.
+        """Make ``move`` in the game: one read of the record (none when the caller passes the
+        record it ``known``s, just read), a decision, and one guarded commit that writes only
+        if the game's version is still the one read (else read again, with backoff).
 
         Returns the answer of the move (version, the caller's events and view).
 
-        ``if_match`` is the seat's concurrency token: any version from the one at which the
-        seat's current decision fell due (its ``decision`` id) up to the current version
+        ``move.if_match`` is the seat's concurrency token: any version from the one at which
+        the seat's current decision fell due (its ``decision`` id) up to the current version
         succeeds, so other seats' sealed choices never make it stale. The same
         ``idempotency_key`` with the same action returns the stored first answer, whatever
-        the interleaving. ``fallback`` marks a move the service made for a seat whose deadline
-        passed; ``answer_ttl`` (seconds) keeps the answer for retries shorter than the
-        default, for the service's own moves; ``skip_bot_seat`` is a bot seat whose job plays
-        on by itself (no new job for it).
+        the interleaving: the commit refuses to write over a stored answer, and a refused move
+        looks for one first. ``skip_bot_seat`` is a bot seat whose job plays on by itself (no
+        new job for it).
 
-        Raises Problem: 404, 409 game_not_started / game_over, 412 version_mismatch (the
-        seat's own decision changed; with the current view), 422 malformed_action (not
-        counted), 422 illegal_action (the game is unchanged; the attempt is counted against
-        the seat), 422 idempotency_key_reused, 503 contention (with Retry-After).
+        Raises Unauthorized (a token that opens no seat), GameNotFound, GameNotStarted,
+        GameOver, VersionConflict (the seat's own decision changed; with the current view),
+        MalformedMove (not counted), IllegalMove (the game is unchanged; the attempt is
+        counted against the seat), KeyReused, Contention.
         """
-        game_key = self.store.key_for(game_id, "game")
-        idem_key = (
-            self.store.idempotency_key(game_id, seat, idempotency_key) if idempotency_key else None
-        )
-        request = {"action": action}
-
-        def decide(pipe: Pipeline) -> tuple[Any, Outcome]:
-            if idem_key:
-                earlier = self._recall(pipe, idem_key, request)
-                if earlier is not None:
-                    return None, Outcome(earlier)
-            record = self._active_record(game_id, pipe)
-            game = get_game(record.game)
-            state = game.load_state(record.state)
-            before = game.to_act(state)
-            self._check_if_match(record, game, state, seat, before, if_match)
-            try:
-                move = decide_move(record, game, state, before, seat, action, fallback)
-            except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
-                errors = {exc.field: [exc.reason]}
-                raise Problem(
-                    422, "malformed_action", exc.reason, field=exc.field, errors=errors
-                ) from None
-            except IllegalAction as exc:
-                refused = Problem(422, "illegal_action", exc.reason, rule=exc.code)
-
-                def count(p: Pipeline) -> None:
-                    self.store.count(p, game_id, "illegal", seat)
-
-                return count, Outcome({}, problem=refused)
-            answer = {
-                **self.observe(record, seat, state),
-                "events": [e for e in move.events if visible(e, seat)],
-            }
-
-            def writes(p: Pipeline) -> None:
-                self.store.write(p, record)
-                self.store.append_log(p, game_id, move.entry)
-                self.store.record_time(p, game_id, seat, move.took)
-                if fallback:
-                    self.store.count(p, game_id, "missed", seat)
-                for item in move.stream:
-                    self.store.publish(p, game_id, item)
-                if idem_key:
-                    ttl = answer_ttl or self.idempotency_ttl
-                    self.store.remember(p, idem_key, request, answer, ttl)
-
-            return writes, Outcome(answer, move=move)
-
-        try:
-            outcome = self.store.transact([game_key] + ([idem_key] if idem_key else []), decide)
-        except Contention as exc:
-            raise Problem(
-                503,
-                "contention",
-                f"too many simultaneous writes to game {game_id} ({exc.attempts} attempts); "
-                "nothing was changed, retry shortly",
-                headers={"Retry-After": "1"},
-            ) from None
-        if outcome.problem is not None:
-            raise outcome.problem
-        if outcome.move is not None:
-            after = dict(outcome.move.after)
-            if skip_bot_seat is not None:
-                after.pop(skip_bot_seat, None)
-            self.follow_up.after_commit(outcome.move.record, after, actor=seat)
-            if outcome.move.record.status is GameStatus.OVER:
-                self.ended(outcome.move.record)
-        return outcome.answer
-
-    def _recall(self, pipe: Pipeline, key: str, request: Any) -> dict[str, Any] | None:
-        try:
-            return self.store.recall(pipe, key, request)
-        except KeyReused:
-            raise Problem(
-                422,
-                "idempotency_key_reused",
-                "this Idempotency-Key was used for a different action; use a new key per move",
-            ) from None
-
-    def _active_record(self, game_id: str, pipe: Pipeline) -> GameRecord:
-        """The game's record if it is being played. Raises Problem 404 and 409."""
-        record = self.store.load(game_id, pipe)
-        if record is None:
-            raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
-        if record.status is GameStatus.WAITING:
-            raise Problem(
-                409, "game_not_started", "the game starts when every human seat has joined"
+        body = {"action": move.action}
+        for attempt in range(self.store.backoff.attempts):
+            record = known if known is not None else self.record(game_id)
+            known = None
+            seat = move.seat
+            if seat is None:
+                seat = self.require_seat(self.identify(record, move.token))
+            idem_key = (
+                self.store.idempotency_key(game_id, seat, move.idempotency_key)
+                if move.idempotency_key
+                else None
             )
+            read_at = record.version
+            try:
+                decided, answer = self._decide(record, seat, move)
+            except REFUSED as refused:
+                earlier = self.store.recall(self.store.redis, idem_key, body) if idem_key else None
+                if earlier is not None:  # a retry of a move that was made
+                    return earlier
+                if isinstance(refused, IllegalMove):
+                    self.store.count(self.store.redis, game_id, "illegal", seat)
+                raise
+            writes = self._writes(decided, seat, move, answer, idem_key)
+            committed = self.store.commit_if(game_id, read_at, writes, idem_key)
+            if committed.status == "done":
+                self._follow(decided, seat, skip_bot_seat)
+                return answer
+            if committed.status == "answered" and idem_key and committed.earlier is not None:
+                return self.store.answer_of(idem_key, committed.earlier, body)
+            self.store.pause(attempt)
+        attempts = self.store.backoff.attempts
+        raise Contention(
+            attempts,
+            f"too many simultaneous writes to game {game_id} ({attempts} attempts); nothing "
+            "was changed, retry shortly",
+        )
+
+    def _decide(
+        self, record: GameRecord, seat: int, move: MoveRequest
+    ) -> tuple[Move, dict[str, Any]]:
+        """The move decided on ``record`` (updated to match) and its answer. Raises one of
+        ``REFUSED``."""
+        self._check_active(record)
+        game = get_game(record.game)
+        state = game.load_state(record.state)
+        before = game.to_act(state)
+        self._check_if_match(record, game, state, seat, before, move.if_match)
+        try:
+            decided = decide_move(record, game, state, before, seat, move.action, move.fallback)
+        except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
+            errors = {exc.field: [exc.reason]}
+            raise MalformedMove(exc.reason, field=exc.field, errors=errors) from None
+        except IllegalAction as exc:
+            raise IllegalMove(exc.reason, rule=exc.code) from None
+        answer = {
+            **self.observe(record, seat, state),
+            "events": [e for e in decided.events if visible(e, seat)],
+        }
+        return decided, answer
+
+    def _writes(
+        self,
+        decided: Move,
+        seat: int,
+        move: MoveRequest,
+        answer: dict[str, Any],
+        idem_key: str | None,
+    ) -> Callable[[Pipeline], None]:
+        """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
+        the events and the answer under its idempotency key."""
+        game_id = decided.record.id
+
+        def writes(p: Pipeline) -> None:
+            self.store.write(p, decided.record, meta=False)
+            self.store.append_log(p, game_id, decided.entry)
+            self.store.record_time(p, game_id, seat, decided.took)
+            if move.fallback:
+                self.store.count(p, game_id, "missed", seat)
+            for item in decided.stream:
+                self.store.publish(p, game_id, item)
+            if idem_key:
+                ttl = move.answer_ttl or self.idempotency_ttl
+                self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
+
+        return writes
+
+    def _follow(self, decided: Move, seat: int, skip_bot_seat: int | None) -> None:
+        """What follows a committed move: bot jobs, deadlines, feeds, and the end of the game."""
+        after = dict(decided.after)
+        if skip_bot_seat is not None:
+            after.pop(skip_bot_seat, None)
+        self.follow_up.after_commit(decided.record, after, actor=seat)
+        if decided.record.status is GameStatus.OVER:
+            self.ended(decided.record)
+
+    @staticmethod
+    def _check_active(record: GameRecord) -> None:
+        """Raise GameNotStarted or GameOver unless the game is being played."""
+        if record.status is GameStatus.WAITING:
+            raise GameNotStarted("the game starts when every human seat has joined")
         if record.status is GameStatus.OVER:
-            raise Problem(409, "game_over", "the game is over")
-        return record
+            raise GameOver("the game is over")
 
     def _check_if_match(
         self,
@@ -621,7 +644,7 @@ class GameService:
         prompts: Mapping[int, Prompt],
         if_match: int | None,
     ) -> None:
-        """Raise Problem 412 unless ``if_match`` is a version at which ``seat``'s current
+        """Raise VersionConflict unless ``if_match`` is a version at which ``seat``'s current
         decision already stood (or, for a seat that owes nothing, the current version)."""
         if if_match is None:
             return
@@ -643,9 +666,7 @@ class GameService:
                 f"the game is at version {record.version}, not {if_match}, and seat {seat} owes "
                 "no decision now"
             )
-        raise Problem(
-            412,
-            "version_mismatch",
+        raise VersionConflict(
             detail,
             current=self.observe(record, seat, state),
             version=record.version,
@@ -673,20 +694,18 @@ class GameService:
         decision = record.decision(seat)
         rng = random.Random(f"{record.commitment}:{decision}:{seat}:fallback")
         action = RandomBot().choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        move = MoveRequest(
+            action,
+            seat,
+            if_match=decision,
+            idempotency_key=f"fallback-{decision}",
+            fallback=True,
+            answer_ttl=SERVICE_ANSWER_TTL,
+        )
         try:
-            self.act(
-                game_id,
-                seat,
-                action,
-                if_match=decision,
-                idempotency_key=f"fallback-{decision}",
-                fallback=True,
-                answer_ttl=SERVICE_ANSWER_TTL,
-            )
-        except Problem as problem:
-            if problem.code in ("version_mismatch", "game_over"):
-                return "raced"
-            raise
+            self.act(game_id, move, known=record)
+        except (VersionConflict, GameOver):
+            return "raced"
         return "fallback played"
 
     def owed(

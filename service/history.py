@@ -16,7 +16,7 @@ from engine.contract import Game, IllegalAction
 from engine.dice import Dice
 from engine.games import get_game
 from engine.replay import Replayed, replay_from
-from service.problems import Problem
+from service.errors import VersionNotFound
 from service.store import GameRecord, GameStore
 
 Move = tuple[int, Any]
@@ -55,11 +55,9 @@ class History:
             raise RuntimeError(f"game {record.id} does not re-play: {refused.reason}") from None
 
     def state_at(self, record: GameRecord, version: int) -> Any:
-        """The state after the first ``version`` moves. Raises Problem 404 version_not_found."""
+        """The state after the first ``version`` moves. Raises VersionNotFound."""
         if not 0 <= version <= record.version:
-            raise Problem(
-                404, "version_not_found", f"game {record.id} has versions 0 to {record.version}"
-            )
+            raise VersionNotFound(f"game {record.id} has versions 0 to {record.version}")
         return self.replay(record, version).state
 
     def texts(self, record: GameRecord, entries: list[dict[str, Any]]) -> list[str]:

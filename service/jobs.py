@@ -16,8 +16,9 @@ import time
 
 from engine.games import get_game
 from service.config import Settings
+from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL
-from service.problems import Problem
+from service.moves import MoveRequest
 from service.runtime import game_service
 from service.store import GameStatus
 
@@ -52,19 +53,16 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         rng = random.Random(f"{record.commitment}:{decision}:{seat}")
         action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
         try:
-            answer = service.act(
-                game_id,
-                seat,
+            move = MoveRequest(
                 action,
+                seat,
                 if_match=decision,
                 idempotency_key=f"bot-{decision}",
-                skip_bot_seat=seat,
                 answer_ttl=SERVICE_ANSWER_TTL,
             )
-        except Problem as problem:
-            if problem.code in ("version_mismatch", "idempotency_key_reused", "game_over"):
-                return f"done after {moves} moves: raced at decision {decision}"
-            raise
+            answer = service.act(game_id, move, known=record, skip_bot_seat=seat)
+        except (VersionConflict, KeyReused, GameOver):
+            return f"done after {moves} moves: raced at decision {decision}"
         moves += 1
         version = answer["version"]
         if str(seat) not in answer["to_act"]:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine import dice as dice_mod
 from engine.contract import Action, Event, Game, Prompt
 from service.announce import stream_entries
-from service.problems import Problem
 from service.store import GameRecord, GameStatus
 
 
@@ -33,14 +32,20 @@ class Move:
     took: float
 
 
-@dataclass
-class Outcome:
-    """What a move request comes to: the answer, the move to follow up (None for a replayed
-    answer) or the problem to raise once the transaction has confirmed what it read."""
+@dataclass(frozen=True)
+class MoveRequest:
+    """A move to make: the action, whose it is (``seat``, or the seat that ``token`` opens)
+    and how safely. ``fallback`` marks a move the service makes for a seat whose deadline
+    passed; ``answer_ttl`` (seconds) keeps the answer for retries shorter than the default,
+    for the service's own moves."""
 
-    answer: dict[str, Any]
-    move: Move | None = None
-    problem: Problem | None = field(default=None)
+    action: Action
+    seat: int | None = None
+    token: str | None = None
+    if_match: int | None = None
+    idempotency_key: str | None = None
+    fallback: bool = False
+    answer_ttl: int | None = None
 
 
 def decide_move(
@@ -62,8 +67,10 @@ def decide_move(
     # choice cannot, until the engine resolves the round (and then their prompts change).
     legal_before = {s: game.legal_actions(state, s) for s in others} if not sealed else {}
     dice = dice_mod.Dice(record.seed, record.counter)
+    text = _describe(game, state, seat, action)  # as it was chosen
     events = game.apply(state, seat, action, dice)
-    text = game.describe(game.load_state(record.state), seat, action)  # as it was chosen
+    if text is None:
+        text = game.describe(game.load_state(record.state), seat, action)
     now = time.time()
     result = game.result(state)
     after = game.to_act(state) if result is None else {}
@@ -97,3 +104,12 @@ def decide_move(
     }
     stream = stream_entries(record, seat, action, sealed, events, after, text)
     return Move(record, after, events, entry, stream, took)
+
+
+def _describe(game: Game, state: Any, seat: int, action: Action) -> str | None:
+    """The game's sentence for ``action`` before it is applied, or None if the engine cannot
+    say it yet (an action it will refuse, or whose wording fails before validation)."""
+    try:
+        return game.describe(state, seat, action)
+    except Exception:  # apply() reports what is wrong with the action
+        return None

@@ -1,8 +1,10 @@
 """RFC 9457 problem details: the one shape every error response of the API has.
 
-Raise :class:`Problem` anywhere in a request; the app's handler turns it (and every
-werkzeug ``HTTPException``, including request validation failures) into
-``application/problem+json`` with a stable ``code`` and a readable ``detail``.
+Raise :class:`Problem` in the API's own code; the game service and the stores raise their
+own exceptions (:mod:`service.errors`), which :data:`PROBLEM_OF` maps to a status and a
+stable code here, at the edge. The app's handlers turn both (and every werkzeug
+``HTTPException``, including request validation failures) into ``application/problem+json``
+with a stable ``code`` and a readable ``detail``.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, json
+
+from service import errors
 
 PROBLEM_BASE = "https://dicehall.dev/problems/"
 CONTENT_TYPE = "application/problem+json"
@@ -47,6 +51,7 @@ TITLES: dict[str, str] = {
     "redis_not_writable": "Redis does not take writes",
     "shutting_down": "This server is shutting down",
     "unknown_bot": "Unknown bot",
+    "invalid_bot_options": "Invalid bot options",
     "no_picture": "No picture for this game",
     "unknown_account": "Unknown bot account",
     "tournament_not_found": "Tournament not found",
@@ -113,13 +118,58 @@ class Problem(Exception):
         }
 
 
+PROBLEM_OF: dict[type[errors.ServiceError], tuple[int, str]] = {
+    errors.UnknownGameName: (404, "unknown_game"),
+    errors.GameNotFound: (404, "game_not_found"),
+    errors.SeatNotFound: (404, "seat_not_found"),
+    errors.VersionNotFound: (404, "version_not_found"),
+    errors.TournamentNotFound: (404, "tournament_not_found"),
+    errors.Unauthorized: (401, "unauthorized"),
+    errors.PrivateGame: (403, "private_game"),
+    errors.NotCreator: (403, "not_creator"),
+    errors.SeatNotHuman: (409, "seat_not_human"),
+    errors.SeatTaken: (409, "seat_taken"),
+    errors.GameNotStarted: (409, "game_not_started"),
+    errors.GameOver: (409, "game_over"),
+    errors.GameNotOver: (409, "game_not_over"),
+    errors.GameStarted: (409, "game_started"),
+    errors.Conflict: (409, "conflict"),
+    errors.VersionConflict: (412, "version_mismatch"),
+    errors.MalformedMove: (422, "malformed_action"),
+    errors.IllegalMove: (422, "illegal_action"),
+    errors.KeyReused: (422, "idempotency_key_reused"),
+    errors.InvalidGameOptions: (422, "invalid_options"),
+    errors.UnknownBot: (422, "unknown_bot"),
+    errors.InvalidBotOptions: (422, "invalid_bot_options"),
+    errors.UnknownAccount: (422, "unknown_account"),
+    errors.InvalidFork: (422, "invalid_fork"),
+    errors.InvalidParticipant: (422, "invalid_participant"),
+    errors.InvalidSeats: (422, "invalid_seats"),
+    errors.Contention: (503, "contention"),
+}
+"""The status and stable code of every refusal of the service (the one place they are
+decided)."""
+
+RETRY_SOON = (errors.Contention,)
+"""Refusals answered with ``Retry-After: 1`` (nothing changed; a retry soon may succeed)."""
+
+
+def problem_of(error: errors.ServiceError) -> Problem:
+    """The problem that answers ``error``."""
+    status, code = next(PROBLEM_OF[kind] for kind in type(error).__mro__ if kind in PROBLEM_OF)
+    headers = {"Retry-After": "1"} if isinstance(error, RETRY_SOON) else None
+    return Problem(status, code, error.detail, headers=headers, **error.extra)
+
+
 def code_for_status(status: int) -> str:
     """The default stable code of an HTTP status."""
     return _STATUS_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
 
 
-def problem_response(problem: Problem) -> Response:
-    """The Flask response of a problem."""
+def problem_response(problem: Problem | errors.ServiceError) -> Response:
+    """The Flask response of a problem (or of a refusal of the service)."""
+    if isinstance(problem, errors.ServiceError):
+        problem = problem_of(problem)
     response = Response(json.dumps(problem.body()), status=problem.status, mimetype=CONTENT_TYPE)
     for name, value in problem.headers.items():
         response.headers[name] = value

@@ -3,8 +3,14 @@
 A request counts against its bearer token (by digest) only when that token has been verified
 in this process (it opened a seat, a creator's game or a bot account: see
 ``tokens.vouch``); every other request, a made-up token included, counts against the client
-address. So one client cannot escape the limit by sending a new token each time, and
-checking costs no Redis round trip beyond the counter's own.
+address. So one client cannot escape the limit by sending a new token each time.
+
+Counting costs no round trip of its own on the move path: for the requests that read their
+game first (view, legal actions, a move, the log, a game's summary) the counters' INCR and
+EXPIRE go in the same pipeline as that read, and the request is refused (429) before it
+decides or writes anything; every other request counts in a round trip of its own before it
+runs. A request refused before it read its game (a malformed body, a bad header) is counted
+as it is answered.
 
 - ``DICEHALL_RATE_LIMIT`` (``requests/seconds``, default ``12000/60``: 200 requests a second,
   enough for an external bot playing several tournament games at once) for every request;
@@ -23,17 +29,30 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import redis
-from flask import Flask, request
+from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import tokens
-from service.problems import Problem
+from service.problems import Problem, problem_response
 from service.redis_conn import get_redis
+from service.store import Pipeline, Rider, ride_along, take_riders
 
 CREATIONS = frozenset({"/v1/games", "/v1/bots", "/v1/tournaments"})
 """Paths whose POST creates something (and counts against the creation limit too)."""
+READ_FIRST = frozenset(
+    {
+        ("play.ViewResource", "GET"),
+        ("play.LegalActions", "GET"),
+        ("play.Actions", "POST"),
+        ("play.Log", "GET"),
+        ("games.GameResource", "GET"),
+    }
+)
+"""Requests (endpoint, method) whose first Redis command reads their game: their counters go
+with that read (:func:`service.store.ride_along`), so the limit costs no round trip."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +68,50 @@ class Limit:
         return Limit(int(count), int(window or 60))
 
 
+@dataclass
+class Counting:
+    """One request's count against its limits: a :class:`~service.store.Rider`, so the
+    counters can go with the request's read of its game instead of a round trip of their
+    own."""
+
+    prefix: str
+    counted: list[tuple[str, Limit]]
+    now: float
+
+    def queue(self, pipe: Pipeline) -> int:
+        """Queue INCR and EXPIRE of each window's counter; returns how many commands."""
+        for name, each in self.counted:
+            key = f"{self.prefix}:rate:{name}:{int(self.now // each.seconds)}"
+            pipe.incr(key)
+            pipe.expire(key, each.seconds + 1)
+        return 2 * len(self.counted)
+
+    def settle(self, replies: list[Any]) -> None:
+        """Raise Problem 429 when a window is full."""
+        for (name, each), count in zip(self.counted, replies[::2], strict=True):
+            if count > each.requests:
+                window = int(self.now // each.seconds)
+                retry = max(1, int((window + 1) * each.seconds - self.now) + 1)
+                what = {"t": "token", "a": "address", "c": "address's creations"}[name[0]]
+                raise Problem(
+                    429,
+                    "rate_limited",
+                    f"at most {each.requests} requests per {each.seconds} s for this {what}; "
+                    f"retry in {retry} s",
+                    headers={"Retry-After": str(retry)},
+                    limit=each.requests,
+                    window_seconds=each.seconds,
+                    retry_after=retry,
+                )
+
+    def check(self, client: redis.Redis) -> None:
+        """Count now, in a round trip of its own. Raises Problem 429 when a window is full."""
+        with client.pipeline(transaction=False) as pipe:
+            self.queue(pipe)
+            replies = pipe.execute()
+        self.settle(replies)
+
+
 def check(
     client: redis.Redis,
     prefix: str,
@@ -59,30 +122,7 @@ def check(
 ) -> None:
     """Count one request of ``who`` (and of ``also``'s key, under its own limit) in one
     round trip. Raises Problem 429 when a window is full."""
-    counted = [(who, limit)] + ([also] if also else [])
-    keys = []
-    with client.pipeline(transaction=False) as pipe:
-        for name, each in counted:
-            window = int(now // each.seconds)
-            key = f"{prefix}:rate:{name}:{window}"
-            keys.append((name, each, window))
-            pipe.incr(key)
-            pipe.expire(key, each.seconds + 1)
-        used = pipe.execute()[::2]
-    for (name, each, window), count in zip(keys, used, strict=True):
-        if count > each.requests:
-            retry = max(1, int((window + 1) * each.seconds - now) + 1)
-            what = {"t": "token", "a": "address", "c": "address's creations"}[name[0]]
-            raise Problem(
-                429,
-                "rate_limited",
-                f"at most {each.requests} requests per {each.seconds} s for this {what}; "
-                f"retry in {retry} s",
-                headers={"Retry-After": str(retry)},
-                limit=each.requests,
-                window_seconds=each.seconds,
-                retry_after=retry,
-            )
+    Counting(prefix, [(who, limit)] + ([also] if also else []), now).check(client)
 
 
 def who_is_asking() -> str:
@@ -111,11 +151,34 @@ def init_app(app: Flask) -> None:
             return
         creating = request.method == "POST" and request.path.rstrip("/") in CREATIONS
         also = (f"c:{request.remote_addr}", create) if creating and create.requests > 0 else None
-        check(
-            get_redis(),
+        counting = Counting(
             app.config["DICEHALL"].key_prefix,
-            who_is_asking(),
-            limit,
+            [(who_is_asking(), limit)] + ([also] if also else []),
             time.time(),
-            also,
         )
+        if (request.endpoint, request.method) in READ_FIRST:
+            ride_along(counting)
+        else:
+            counting.check(get_redis())
+
+    @app.after_request
+    def count_the_rest(response: Response) -> Response:
+        """A request that failed before it read its game is counted now (and answered 429
+        if it went over)."""
+        for rider in take_riders():
+            try:
+                rider.settle(_counted_now(rider))
+            except Problem as problem:
+                return problem_response(problem)
+        return response
+
+    @app.teardown_request
+    def forget(error: BaseException | None) -> None:
+        take_riders()
+
+
+def _counted_now(rider: Rider) -> list[Any]:
+    with get_redis().pipeline(transaction=False) as pipe:
+        rider.queue(pipe)
+        replies: list[Any] = pipe.execute()
+    return replies

@@ -70,9 +70,11 @@ def enqueue(
     retry: Retry | None = BOT_RETRY,
     at_front: bool = False,
     delay: float | None = None,
+    pipeline: Any = None,
 ) -> Job:
     """Enqueue ``func(*args)`` with the service's timeout and TTLs; after ``delay`` seconds
-    (rq's scheduler, which every worker runs) if given."""
+    (rq's scheduler, which every worker runs) if given; on ``pipeline`` (sent by the caller)
+    if given."""
     options: dict[str, Any] = {
         "job_timeout": JOB_TIMEOUT,
         "result_ttl": RESULT_TTL,
@@ -81,7 +83,7 @@ def enqueue(
     }
     if delay is not None:
         return queue.enqueue_in(timedelta(seconds=delay), func, *args, **options)
-    return queue.enqueue(func, *args, at_front=at_front, **options)
+    return queue.enqueue(func, *args, at_front=at_front, pipeline=pipeline, **options)
 
 
 class RqJobs:
@@ -96,15 +98,22 @@ class RqJobs:
         self.store = store
 
     def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
-        """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited)."""
-        for seat in seats:
-            job = enqueue(
-                self.queue, "service.jobs.play_bot", game_id, seat, version, at_front=at_front
-            )
-            if self.store is not None:
-                self.store.redis.set(
-                    self.store.bot_job_key(game_id, seat), job.id, ex=JOB_MARKER_TTL
+        """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited).
+        The jobs and their markers go to Redis in one pipeline (one round trip)."""
+        with self.queue.connection.pipeline() as pipe:
+            for seat in seats:
+                job = enqueue(
+                    self.queue,
+                    "service.jobs.play_bot",
+                    game_id,
+                    seat,
+                    version,
+                    at_front=at_front,
+                    pipeline=pipe,
                 )
+                if self.store is not None:
+                    pipe.set(self.store.bot_job_key(game_id, seat), job.id, ex=JOB_MARKER_TTL)
+            pipe.execute()
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
         """Nothing to schedule: the sweep that every worker runs plays a fallback within a

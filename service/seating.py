@@ -14,25 +14,26 @@ from engine import dice as dice_mod
 from engine.contract import InvalidOptions
 from engine.games import get_game
 from service import tokens
+from service.errors import GameNotFound, GameStarted, InvalidGameOptions, NotCreator, Unauthorized
 from service.games import GameService, open_human_seat
-from service.problems import Problem
 from service.store import GameRecord, GameStatus, Pipeline
 
 
 def _waiting_for_creator(record: GameRecord | None, game_id: str, token: str | None) -> GameRecord:
     if record is None:
-        raise Problem(404, "game_not_found", f"there is no game {game_id!r}")
+        raise GameNotFound(f"there is no game {game_id!r}")
     if token is None:
-        raise Problem(401, "unauthorized", "send the creator's token as 'Authorization: Bearer'")
+        raise Unauthorized("send the creator's token as 'Authorization: Bearer'")
     if not tokens.matches(token, record.creator_digest):
-        raise Problem(403, "not_creator", "only the game's creator may do this")
+        raise NotCreator("only the game's creator may do this")
     if record.status is not GameStatus.WAITING:
-        raise Problem(409, "game_started", "the game has started: it can no longer be changed")
+        raise GameStarted("the game has started: it can no longer be changed")
     return record
 
 
 def cancel(service: GameService, game_id: str, token: str | None) -> None:
-    """Delete a waiting game (creator only). Raises Problem 401/403/404/409."""
+    """Delete a waiting game (creator only). Raises Unauthorized, NotCreator, GameNotFound,
+    GameStarted."""
     key = service.store.key_for(game_id, "game")
 
     def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
@@ -47,8 +48,9 @@ def cancel(service: GameService, game_id: str, token: str | None) -> None:
 
 def remove_seat(service: GameService, game_id: str, seat: int, token: str | None) -> GameRecord:
     """Remove a human seat nobody has taken from a waiting game (creator only); the game is
-    dealt again for the seats left, and starts if all of them are taken. Raises Problem
-    401/403/404/409, 422 invalid_options when the game cannot be played with one seat fewer."""
+    dealt again for the seats left, and starts if all of them are taken. Raises Unauthorized,
+    NotCreator, GameNotFound, GameStarted, InvalidGameOptions (the game cannot be played with
+    one seat fewer)."""
     key = service.store.key_for(game_id, "game")
 
     def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
@@ -59,7 +61,7 @@ def remove_seat(service: GameService, game_id: str, seat: int, token: str | None
         try:
             options = game.validate_options(len(seats), record.options)
         except InvalidOptions as exc:
-            raise Problem(422, "invalid_options", exc.reason, errors=exc.errors) from None
+            raise InvalidGameOptions(exc.reason, errors=exc.errors) from None
         dice = dice_mod.Dice(record.seed)
         state = game.setup(len(seats), options, dice)
         record.seats, record.options = seats, options

@@ -4,7 +4,10 @@ Every key of one game carries the hash tag ``{game_id}`` so the layout works on 
 Cluster. A game is one hash (``<prefix>:{id}:game``) holding its record, state, version and
 dice counter; its action log is a list and its event feed a stream beside it. Writes are
 compare-and-set: :meth:`GameStore.transact` WATCHes the game (and any extra keys), lets the
-caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``.
+caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``. A move
+takes a cheaper road to the same guarantee: one plain read, then :meth:`GameStore.commit_if`,
+one script that writes only if the game's version is still the one read. Every write of a
+game reaches Redis through :meth:`GameStore.commit`.
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import redis
 from redis.client import NEVER_DECODE
 
 from engine import codec
 from service import archive as archives
+from service.errors import Conflict, Contention, KeyReused
 
 T = TypeVar("T")
 Pipeline = redis.client.Pipeline
@@ -118,22 +123,6 @@ class GameRecord:
         return since + self.decision_seconds
 
 
-class Conflict(Exception):
-    """A record that should not exist yet does (create of an existing id)."""
-
-
-class Contention(Exception):
-    """Compare-and-set gave up: the watched keys kept changing through every attempt."""
-
-    def __init__(self, attempts: int) -> None:
-        super().__init__(f"gave up after {attempts} compare-and-set attempts")
-        self.attempts = attempts
-
-
-class KeyReused(Exception):
-    """An idempotency key came back with a different request body."""
-
-
 @dataclass(frozen=True)
 class Backoff:
     """How compare-and-set retries: full-jitter exponential backoff, a bounded number of
@@ -145,6 +134,66 @@ class Backoff:
 
     def delay(self, attempt: int) -> float:
         return random.uniform(0, min(self.cap, self.base * 2**attempt))
+
+
+class Rider(Protocol):
+    """Commands that ride along with the next read of a game instead of costing a round trip
+    of their own (the rate limiter's counters)."""
+
+    def queue(self, pipe: Pipeline) -> int:
+        """Queue the commands on ``pipe``; returns how many."""
+        ...
+
+    def settle(self, replies: list[Any]) -> None:
+        """Judge the replies of the queued commands (may raise: the read is then refused)."""
+        ...
+
+
+_riders: ContextVar[tuple[Rider, ...]] = ContextVar("dicehall_riders", default=())
+
+
+def ride_along(rider: Rider) -> None:
+    """Send ``rider``'s commands with the next :meth:`GameStore.load` in this context (the
+    request being served)."""
+    _riders.set((*_riders.get(), rider))
+
+
+def take_riders() -> tuple[Rider, ...]:
+    """The riders still waiting for a read, removed from the context."""
+    riders = _riders.get()
+    if riders:
+        _riders.set(())
+    return riders
+
+
+GUARDED_COMMIT = """
+if ARGV[2] == '1' then
+  local earlier = redis.call('GET', KEYS[2])
+  if earlier then return {'answered', earlier} end
+end
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return {'moved'} end
+local i = 3
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  redis.call(unpack(ARGV, i + 1, i + n))
+  i = i + n + 1
+end
+return {'done'}
+"""
+"""The script of :meth:`GameStore.commit_if`. KEYS[1]: the game's hash; KEYS[2]: the
+idempotency key when ARGV[2] is '1'; ARGV[1]: the version the writes were decided at; then
+the writes, each as its argument count and its arguments."""
+GUARDED_SHA = hashlib.sha1(GUARDED_COMMIT.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What :meth:`GameStore.commit_if` did: ``done`` (written), ``moved`` (the game's
+    version changed: nothing written) or ``answered`` (the idempotency key already holds
+    ``earlier``, the stored answer: nothing written)."""
+
+    status: str
+    earlier: str | None = None
 
 
 def fingerprint(body: Any) -> str:
@@ -319,11 +368,15 @@ class GameStore:
         )
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
-        """The game's record, or None. With a watching pipeline, reads immediately."""
-        client = pipe if pipe is not None else self.redis
-        values = client.execute_command(
-            "HMGET", self.key_for(game_id, "game"), *_FIELDS, **{NEVER_DECODE: True}
-        )
+        """The game's record, or None. With a watching pipeline, reads immediately; else the
+        commands of any pending :class:`Rider` go with the read (one round trip)."""
+        key = self.key_for(game_id, "game")
+        riders = take_riders() if pipe is None else ()
+        if riders:
+            values = self._read_with(riders, key)
+        else:
+            client = pipe if pipe is not None else self.redis
+            values = client.execute_command("HMGET", key, *_FIELDS, **{NEVER_DECODE: True})
         return self._decode(
             [
                 value if value is None or name == "archive" else value.decode()
@@ -331,17 +384,35 @@ class GameStore:
             ]
         )
 
+    def _read_with(self, riders: Sequence[Rider], key: str) -> list[Any]:
+        """HMGET the game's hash after the riders' commands, in one pipeline; the riders
+        judge their replies."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            counts = [rider.queue(pipe) for rider in riders]
+            pipe.execute_command("HMGET", key, *_FIELDS, **{NEVER_DECODE: True})
+            replies = pipe.execute()
+        start = 0
+        for rider, count in zip(riders, counts, strict=True):
+            rider.settle(replies[start : start + count])
+            start += count
+        values: list[Any] = replies[-1]
+        return values
+
     def _archive(self, game_id: str) -> bytes | None:
         """A compacted game's archive (binary, read with decoding off)."""
         return self.redis.execute_command(
             "HGET", self.key_for(game_id, "game"), "archive", **{NEVER_DECODE: True}
         )
 
-    def write(self, pipe: Pipeline, record: GameRecord) -> None:
+    def write(self, pipe: Pipeline, record: GameRecord, meta: bool = True) -> None:
         """Queue the record's write on a pipeline (inside MULTI), and renew the lifetime of
-        the game's keys for its status."""
+        the game's keys for its status. ``meta=False`` leaves out what a move never changes
+        (the seats, options, seed...)."""
+        fields = self._encode(record)
+        if not meta:
+            del fields["meta"]
         # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
-        pipe.hset(self.key_for(record.id, "game"), mapping=self._encode(record))  # type: ignore[arg-type]
+        pipe.hset(self.key_for(record.id, "game"), mapping=fields)  # type: ignore[arg-type]
         self.touch(pipe, record)
 
     def touch(self, pipe: Pipeline, record: GameRecord) -> None:
@@ -362,7 +433,7 @@ class GameStore:
 
         def decide(pipe: Pipeline) -> Callable[[Pipeline], None]:
             if pipe.exists(key):
-                raise Conflict(record.id)
+                raise Conflict(f"a game {record.id!r} exists already")
 
             def writes(p: Pipeline) -> None:
                 self.write(p, record)
@@ -412,20 +483,61 @@ class GameStore:
                     pipe.multi()
                     if writes is not None:
                         writes(pipe)
-                    pipe.execute()
+                    self.commit(pipe)
                     return value
                 except redis.WatchError:
-                    self.retries += 1
-                    if self.on_retry is not None:
-                        self.on_retry()
-                    time.sleep(self.backoff.delay(attempt))
+                    self.pause(attempt)
         raise Contention(self.backoff.attempts)
 
-    @staticmethod
-    def _confirm(pipe: Pipeline) -> None:
+    def pause(self, attempt: int) -> None:
+        """Count a compare-and-set retry and wait before attempt ``attempt + 1``."""
+        self.retries += 1
+        if self.on_retry is not None:
+            self.on_retry()
+        time.sleep(self.backoff.delay(attempt))
+
+    def _confirm(self, pipe: Pipeline) -> None:
         """Raise WatchError if a watched key changed since WATCH (an empty MULTI/EXEC)."""
         pipe.multi()
-        pipe.execute()
+        self.commit(pipe)
+
+    def commit(self, pipe: Pipeline) -> list[Any]:
+        """Send the writes queued on ``pipe`` (a MULTI block, or the pipeline holding a
+        guarded script) and return their replies: the one place every write of a game
+        reaches Redis."""
+        replies: list[Any] = pipe.execute()
+        return replies
+
+    def commit_if(
+        self,
+        game_id: str,
+        version: int,
+        writes: Callable[[Pipeline], None],
+        answered: str | None = None,
+    ) -> Committed:
+        """Run ``writes`` (queued on a pipeline, as for :meth:`transact`) atomically, in one
+        round trip, if the game is still at ``version`` and the idempotency key
+        ``answered`` (if given) holds no answer yet: a script checks both, then runs the
+        writes (every key they touch is the game's, so one hash slot)."""
+        recorder = self.redis.pipeline(transaction=False)
+        writes(recorder)
+        keys = [self.key_for(game_id, "game")] + ([answered] if answered else [])
+        argv: list[Any] = [version, "1" if answered else "0"]
+        for args, _options in recorder.command_stack:
+            argv += [len(args), *args]
+            if args[1] not in keys:
+                keys.append(args[1])
+        recorder.reset()
+        for _ in range(2):
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.evalsha(GUARDED_SHA, len(keys), *keys, *argv)
+                try:
+                    reply = self.commit(pipe)[0]
+                except redis.exceptions.NoScriptError:
+                    self.redis.script_load(GUARDED_COMMIT)
+                    continue
+            return Committed(*reply)
+        raise redis.exceptions.NoScriptError("the guarded commit script did not load")
 
     def delete(self, pipe: Pipeline, game_id: str) -> None:
         """Queue the removal of a game that never started (inside MULTI)."""
@@ -450,7 +562,7 @@ class GameStore:
         with self.redis.pipeline() as pipe:
             for game_id in [record.id, *record.siblings]:
                 pipe.hset(self.key_for(game_id, "game"), "revealed", "1")
-            pipe.execute()
+            self.commit(pipe)
         record.revealed = True
         return True
 
@@ -494,11 +606,17 @@ class GameStore:
         """The answer kept under ``key``, or None. Raises KeyReused when it answered another
         body."""
         raw = client.get(key)
-        if raw is None:
-            return None
+        return None if raw is None else self.answer_of(key, raw, body)
+
+    @staticmethod
+    def answer_of(key: str, raw: str | bytes, body: Any) -> dict[str, Any]:
+        """The answer in ``raw`` (what :meth:`remember` stored under ``key``). Raises
+        KeyReused when it answered another body."""
         stored = json.loads(raw)
         if stored["fingerprint"] != fingerprint(body):
-            raise KeyReused(key)
+            raise KeyReused(
+                "this Idempotency-Key was used for a different action; use a new key per move"
+            )
         answer: dict[str, Any] = stored["answer"]
         return answer
 
@@ -555,7 +673,7 @@ class GameStore:
         pipe.hincrby(key, f"{what}:{seat}", 1)
         pipe.expire(key, self.retention.active)
         if pipe is not client:
-            pipe.execute()
+            self.commit(pipe)
 
     def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
         key = self.key_for(game_id, f"times:{seat}")

@@ -36,8 +36,8 @@ from redis.lock import Lock
 from rq.job import Job, JobStatus
 
 from service.config import Settings
+from service.errors import ServiceError
 from service.games import GameService
-from service.problems import Problem
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
 
@@ -167,8 +167,8 @@ class Sweep:
                 report.stalled.add(record.id)
             try:
                 outcome = self.service.play_fallback(record.id, seat, due)
-            except Problem as problem:  # the game changed under us: the next pass sees it
-                outcome = problem.code
+            except ServiceError as error:  # the game changed under us: the next pass sees it
+                outcome = type(error).__name__
             if outcome == "fallback played":
                 report.fallbacks.append((record.id, seat))
 

@@ -39,10 +39,18 @@ from redis.lock import Lock
 
 from engine import dice as dice_mod
 from service.config import Settings
+from service.errors import (
+    Conflict,
+    InvalidGameOptions,
+    InvalidParticipant,
+    InvalidSeats,
+    TournamentNotFound,
+    UnknownAccount,
+    UnknownBot,
+)
 from service.games import GameService, lookup_game
-from service.problems import Problem
 from service.runtime import RqJobs, game_service, queue_for
-from service.store import Conflict, GameStatus
+from service.store import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +183,7 @@ class TournamentRunner:
     def load(self, tid: str) -> Tournament:
         raw = self.redis.get(self._key(tid))
         if raw is None:
-            raise Problem(404, "tournament_not_found", f"there is no tournament {tid!r}")
+            raise TournamentNotFound(f"there is no tournament {tid!r}")
         return Tournament.from_json(json.loads(raw))
 
     def recent(self, offset: int, limit: int) -> list[Tournament]:
@@ -200,32 +208,29 @@ class TournamentRunner:
 
     # --- creating -------------------------------------------------------------------------
     def create(self, spec: dict[str, Any]) -> Tournament:
-        """Validate and store a tournament, then start it. Raises Problem."""
+        """Validate and store a tournament, then start it. Raises a ServiceError saying what is
+        wrong with it."""
         game = lookup_game(spec["game"])
         participants = [Participant(**p) for p in spec["participants"]]
         for n, p in enumerate(participants):
             if bool(p.bot) == bool(p.account):
-                raise Problem(
-                    422, "invalid_participant", f"participant {n} needs exactly one of bot, account"
-                )
+                raise InvalidParticipant(f"participant {n} needs exactly one of bot, account")
             if p.bot and p.bot not in game.bots:
-                raise Problem(422, "unknown_bot", f"{game.title} has no bot {p.bot!r}")
+                raise UnknownBot(f"{game.title} has no bot {p.bot!r}")
             if p.bot:
                 GameService.bot_options(game, n, p.bot, p.seat_spec())
             if p.account and self.service.accounts.get(p.account) is None:
-                raise Problem(422, "unknown_account", f"no bot account {p.account!r}")
+                raise UnknownAccount(f"no bot account {p.account!r}")
         seats = spec.get("seats_per_game") or min(len(participants), game.max_seats)
         if not game.min_seats <= seats <= game.max_seats or seats > len(participants):
-            raise Problem(
-                422,
-                "invalid_seats",
+            raise InvalidSeats(
                 f"seats_per_game must be {game.min_seats}-{game.max_seats} and at most the "
                 f"number of participants ({len(participants)})",
             )
         try:
             options = game.validate_options(seats, spec.get("options") or {})
         except Exception as exc:  # InvalidOptions
-            raise Problem(422, "invalid_options", str(exc)) from None
+            raise InvalidGameOptions(str(exc)) from None
         t = Tournament(
             id="t" + uuid.uuid4().hex[:11],
             game=game.name,

@@ -12,16 +12,16 @@ from typing import Any
 from engine.codec import canonical_json
 from engine.games import get_game
 from engine.verify import audit_game
+from service.errors import GameNotOver
 from service.games import Caller, GameService
 from service.history import History
-from service.problems import Problem
 from service.store import GameRecord, GameStatus
 
 
 def verification(service: GameService, record: GameRecord) -> dict[str, Any]:
-    """Every check made on the game and whether all hold. Raises Problem 409 game_not_over."""
+    """Every check made on the game and whether all hold. Raises GameNotOver."""
     if record.status is not GameStatus.OVER:
-        raise Problem(409, "game_not_over", "the seed is revealed, and checked, at the end")
+        raise GameNotOver("the seed is revealed, and checked, at the end")
     checks: list[dict[str, Any]] = []
     start = None
     if record.forked_from is not None:

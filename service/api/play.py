@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from service.api import BEARER, component, game_link, links, operation, problems
 from service.context import bearer_token, game_service
+from service.moves import MoveRequest
 from service.problems import Problem
 from service.schemas import (
     ActionRequestSchema,
@@ -22,6 +23,14 @@ from service.schemas import (
     ViewSchema,
 )
 from service.store import GameStatus
+
+_VIEW, _LEGAL_ACTIONS, _MOVE_RESULT, _LOG = (
+    ViewSchema(),
+    LegalActionsSchema(),
+    MoveResultSchema(),
+    LogSchema(),
+)
+"""One instance each (a schema's construction copies its fields: a tenth of a move's cost)."""
 
 blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal actions and moves")
 
@@ -60,7 +69,7 @@ def parse_if_match(value: str | None) -> int | None:
 class ViewResource(MethodView):
     """The caller's view."""
 
-    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, component("View"), example=_VIEW_EXAMPLE)
     @problems(
         blp,
@@ -85,7 +94,7 @@ class ViewResource(MethodView):
                     404, "seat_not_found", f"the game has seats 0 to {len(record.seats) - 1}"
                 )
             seat = query["seat"]
-        response = jsonify(ViewSchema().dump(service.observe(record, seat)))
+        response = jsonify(_VIEW.dump(service.observe(record, seat)))
         response.headers["ETag"] = f'"{record.version}"'
         return response
 
@@ -127,15 +136,15 @@ class LegalActions(MethodView):
         service = game_service()
         record = service.record(game_id)
         seat = service.require_seat(service.identify(record, bearer_token()))
-        return jsonify(LegalActionsSchema().dump(service.legal_actions(record, seat)))
+        return jsonify(_LEGAL_ACTIONS.dump(service.legal_actions(record, seat)))
 
 
 @blp.route("/games/<string:game_id>/actions")
 class Actions(MethodView):
     """Moves."""
 
-    @blp.arguments(MoveHeadersSchema, location="headers")
-    @blp.arguments(ActionRequestSchema, example={"action": {"type": "reroll"}})
+    @blp.arguments(MoveHeadersSchema(), location="headers")
+    @blp.arguments(ActionRequestSchema(), example={"action": {"type": "reroll"}})
     @blp.response(
         200, component("MoveResult"), example={**_VIEW_EXAMPLE, "version": 8, "events": []}
     )
@@ -170,20 +179,21 @@ class Actions(MethodView):
         what it may do changed); other seats deciding at the same time never make it stale.
         A retry with the same `Idempotency-Key` and action returns the first answer."""
         if_match = parse_if_match(request.headers.get("If-Match"))
-        service = game_service()
-        record = service.record(game_id)
-        seat = service.require_seat(service.identify(record, bearer_token()))
-        answer = service.act(
-            game_id, seat, body["action"], if_match, headers.get("idempotency_key")
+        move = MoveRequest(
+            body["action"],
+            token=bearer_token(),
+            if_match=if_match,
+            idempotency_key=headers.get("idempotency_key"),
         )
-        return jsonify(MoveResultSchema().dump(answer))
+        answer = game_service().act(game_id, move)
+        return jsonify(_MOVE_RESULT.dump(answer))
 
 
 @blp.route("/games/<string:game_id>/log")
 class Log(MethodView):
     """The action log."""
 
-    @blp.arguments(LogQuerySchema, location="query")
+    @blp.arguments(LogQuerySchema(), location="query")
     @blp.response(
         200,
         component("Log"),
@@ -211,4 +221,4 @@ class Log(MethodView):
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
         page = service.log(record, caller, query["after"], query["limit"])
-        return jsonify(LogSchema().dump(page))
+        return jsonify(_LOG.dump(page))

@@ -1,0 +1,156 @@
+"""Round trips to Redis per request on the move path, as Redis itself counts them.
+
+A private redis-server (nothing else talks to it) and the app in process: Redis's
+``total_writes_processed`` counts one reply write per batch of commands it answered, so a
+pipeline or a script is one round trip and each immediate command is one. Budgets (issue
+"A move costs little more than the Redis write it must make"): a move at most 3 round trips,
+reading legal actions or a view 1, the rate limiter's counters included.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from service.store import GUARDED_COMMIT
+from tests.conftest import free_port, redis_server_binary, stop, wait_until
+from tests.service.test_api_basics import auth
+
+GAMES = ("carcassonne", "burgundy", "diceland", "kingdice")
+MOVES_PER_GAME = 6
+MOVE_BUDGET = 3
+READ_BUDGET = 1
+
+
+@pytest.fixture(scope="module")
+def private_redis() -> Iterator[redis.Redis]:
+    """A redis-server of this module's own, so no worker or server of other tests adds to
+    its counters."""
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="dicehall-roundtrips-")
+    server = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    proc = subprocess.Popen(
+        [*server, "--appendonly", "no", "--dir", workdir],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    client = redis.Redis.from_url(f"redis://127.0.0.1:{port}/0", decode_responses=True)
+    try:
+        wait_until(client.ping, 10, "the round-trip test's redis-server")
+        client.script_load(GUARDED_COMMIT)  # loaded once per Redis; not a move's cost
+        yield client
+    finally:
+        stop(proc)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture()
+def api(private_redis: redis.Redis, monkeypatch: pytest.MonkeyPatch):
+    from service.app import create_app
+    from service.config import Settings
+
+    monkeypatch.delenv("DICEHALL_RATE_LIMIT", raising=False)  # the default limit, counted
+    url = private_redis.connection_pool.connection_kwargs
+    settings = Settings(redis_url=f"redis://{url['host']}:{url['port']}/0")
+    return create_app({"TESTING": True, "DICEHALL": settings}).test_client()
+
+
+class Counted:
+    """Round trips (reply writes) and commands Redis counted during a request."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+
+    def _now(self) -> tuple[int, dict[str, int]]:
+        info = self.client.info("everything")
+        calls = {k[8:]: int(v["calls"]) for k, v in info.items() if k.startswith("cmdstat_")}
+        return int(info["total_writes_processed"]), calls
+
+    def during(self, request: Any) -> tuple[Any, int, dict[str, int]]:
+        """``request()``'s reply, its round trips and its commands (less the INFO before)."""
+        writes, calls = self._now()
+        reply = request()
+        writes_after, calls_after = self._now()
+        used = {k: n - calls.get(k, 0) for k, n in calls_after.items() if n - calls.get(k, 0)}
+        used["info"] -= 1
+        return reply, writes_after - writes - 1, {k: n for k, n in used.items() if n}
+
+
+def start(api, game: str, seats: list[dict[str, Any]]) -> tuple[str, dict[int, str]]:
+    created = api.post(
+        "/v1/games",
+        json={"game": game, "seats": seats, "seed": f"rt-{game}", "visibility": "public"},
+    )
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    tokens = {}
+    for seat, info in enumerate(seats):
+        if info["kind"] == "human":
+            joined = api.post(f"/v1/games/{game_id}/seats/{seat}/join", json={})
+            tokens[seat] = joined.get_json()["seat_token"]
+    return game_id, tokens
+
+
+def owing(api, game_id: str) -> int:
+    return int(min(api.get(f"/v1/games/{game_id}").get_json()["to_act"]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_move_takes_at_most_three_round_trips_and_a_read_one(api, private_redis, game):
+    game_id, tokens = start(api, game, [{"kind": "human"}, {"kind": "human"}])
+    counted = Counted(private_redis)
+    for n in range(MOVES_PER_GAME):
+        seat = owing(api, game_id)
+        headers = auth(tokens[seat])
+        url = f"/v1/games/{game_id}"
+        legal, trips, calls = counted.during(
+            lambda: api.get(f"{url}/legal-actions", headers=headers)  # noqa: B023
+        )
+        assert legal.status_code == 200, legal.get_json()
+        assert trips <= READ_BUDGET, f"legal actions: {trips} round trips {calls}"
+        assert calls.get("incrby") == 1, f"the rate limiter counts this read too: {calls}"
+        view, trips, calls = counted.during(
+            lambda: api.get(f"{url}/view", headers=headers)  # noqa: B023
+        )
+        assert view.status_code == 200 and trips <= READ_BUDGET, f"view: {trips} {calls}"
+        body = {"action": legal.get_json()["actions"][0]["action"]}
+        move_headers = {**headers, "If-Match": str(legal.get_json()["decision"])}
+        if n % 2:
+            move_headers["Idempotency-Key"] = f"move-{n}"
+        moved, trips, calls = counted.during(
+            lambda: api.post(f"{url}/actions", json=body, headers=move_headers)  # noqa: B023
+        )
+        assert moved.status_code == 200, moved.get_json()
+        assert trips <= MOVE_BUDGET, f"move {n}: {trips} round trips {calls}"
+        assert calls.get("incrby") == 1 and "watch" not in calls, calls
+
+
+def test_a_move_that_makes_a_bot_seat_due_stays_within_three(api, private_redis):
+    # A game of bots (no worker plays them) enqueues a job first: the rq client's first
+    # connection (HELLO, CLIENT SETINFO) and its one INFO are not a move's cost.
+    start(api, "kingdice", [{"kind": "bot"}, {"kind": "bot"}])
+    game_id, tokens = start(api, "kingdice", [{"kind": "human"}, {"kind": "bot"}])
+    counted = Counted(private_redis)
+    seat = owing(api, game_id)
+    assert seat == 0, "the human seat opens this seed's game"
+    url = f"/v1/games/{game_id}"
+    while owing(api, game_id) == 0:
+        legal = api.get(f"{url}/legal-actions", headers=auth(tokens[0])).get_json()
+        stop_turn = [a["action"] for a in legal["actions"] if a["action"]["type"] == "stop"]
+        action = stop_turn[0] if stop_turn else legal["actions"][0]["action"]
+        moved, trips, calls = counted.during(
+            lambda: api.post(f"{url}/actions", json={"action": action}, headers=auth(tokens[0]))  # noqa: B023
+        )
+        assert moved.status_code == 200, moved.get_json()
+        assert trips <= MOVE_BUDGET, f"{trips} round trips {calls}"
+    job_id = private_redis.get(f"dh:{{{game_id}}}:botjob:1")
+    assert job_id is not None, f"the last move enqueued the bot's job: {calls}"
+    queue = "rq:queue:" + os.environ.get("DICEHALL_QUEUE", "dicehall")
+    assert job_id in private_redis.lrange(queue, 0, -1)
