@@ -107,6 +107,7 @@ class SafeRetryAdapter(HTTPAdapter):
         cert: Any = None,
         proxies: Mapping[str, str] | None = None,
     ) -> requests.Response:
+        proxies = dict(proxies) if proxies is not None else None
         if not is_safe(request):
             return self._once.send(request, stream, timeout, verify, cert, proxies)
         retries: Retry = self.max_retries

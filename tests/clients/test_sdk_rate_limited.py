@@ -19,7 +19,7 @@ LIMIT = f"5/{WINDOW}"
 
 @pytest.fixture(scope="module")
 def limited_server(redis_url: str) -> Iterator[str]:
-    with gunicorn_server(redis_url, workers=1, DICEHALL_RATE_LIMIT=LIMIT) as base:
+    with gunicorn_server(redis_url, workers=1, env={"DICEHALL_RATE_LIMIT": LIMIT}) as base:
         yield base
 
 
