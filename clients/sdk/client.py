@@ -415,12 +415,15 @@ class Client:
         """The account of this client's bot token."""
         return self._json("GET", "/bots/me")
 
-    def bot_feed(self, after: str | None = None, wait: float | None = None) -> Json:
-        """What the bot account owes now (``pending``) and its feed after a cursor."""
+    def bot_feed(
+        self, after: str | None = None, wait: float | None = None, detail: str | None = None
+    ) -> Json:
+        """What the bot account owes now (``pending``) and its feed after a cursor; ``detail``
+        (full, compact, none) trims the notices."""
         return self._json(
             "GET",
             "/bots/me/feed",
-            params={"after": after, "wait": wait},
+            params={"after": after, "wait": wait, "detail": detail},
             timeout=self.timeout + (wait or 0),
         )
 
@@ -429,12 +432,14 @@ class Client:
         return self._skip_to_end(lambda after: self.bot_feed(after=after, wait=0))
 
     def stream_bot_feed(
-        self, last_event_id: str | None = None, read_timeout: float = 45.0
+        self, last_event_id: str | None = None, read_timeout: float = 45.0, detail: str = "full"
     ) -> Iterator[ServerEvent]:
         """Follow the bot account's feed as Server-Sent Events (first a ``pending`` event
         with what it owes now, then its feed); reconnects like :meth:`stream_events`.
-        Never ends by itself: stop iterating to stop."""
-        return self._stream("/bots/me/feed/stream", last_event_id, read_timeout, until=None)
+        ``detail`` (full, compact, none) trims the notices. Never ends by itself: stop
+        iterating to stop."""
+        path = "/bots/me/feed/stream" + ("" if detail == "full" else f"?detail={detail}")
+        return self._stream(path, last_event_id, read_timeout, until=None)
 
     # --- tournaments ----------------------------------------------------------------------
     def create_tournament(
