@@ -149,6 +149,7 @@ def run_tournament(
     runner = [sys.executable, "-m", "clients.cli", "bot", "run", "--server", api]
     runner += ["--token", account["token"], "--quiet", "--trace", str(trace)]
     runner += ["--strategy", "engine.carcassonne.bots:HeuristicBot"]
+    runner += ["--parallel", str(args.parallel), "--detail", args.detail]
     cluster.process(runner, "runner.log")
     started = time.monotonic()
     body = {
@@ -228,6 +229,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=6)
+    parser.add_argument(
+        "--parallel", type=int, default=1, help="the runner's answering threads (--parallel)"
+    )
+    parser.add_argument(
+        "--detail", default="full", choices=("full", "compact"), help="the runner's --detail"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     console = Console()

@@ -33,6 +33,8 @@ NETWORK_ERRORS = (
 )
 """Failures with no (complete) HTTP answer: refused, reset, timed out, cut mid-body."""
 Json = dict[str, Any]
+STREAM_READ = 65536
+"""Bytes asked for per read of an event stream (a notice with its legal actions is kB)."""
 
 
 @dataclass(frozen=True)
@@ -370,7 +372,9 @@ class Client:
                 if response.status_code >= 400:
                     raise problem_from_response(response)
                 with response:
-                    lines = response.iter_lines(decode_unicode=True)
+                    # Large reads: a chunked answer yields each chunk (an event) as it comes,
+                    # without waiting to fill the read; small ones only cost parsing time.
+                    lines = response.iter_lines(chunk_size=STREAM_READ, decode_unicode=True)
                     for event in parse_events(line or "" for line in lines):
                         failures = 0
                         if event.id is not None:
