@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from engine.contract import Game
 from engine.games import get_game
 from service.announce import decision_due
 from service.store import GameRecord, GameStatus, GameStore
@@ -82,15 +83,20 @@ class Briefing:
             deadline=record.deadline(seat),
             last_round_trip=self.store.last_time(record.id, seat),
         )
-        if detail == "none":
-            return notice
-        game = get_game(record.game)
-        notice["view"] = game.view(state, seat)
-        legal = game.legal_actions(state, seat)
-        if detail == "compact":
-            notice["actions"] = [{"action": action} for action in legal]
-        else:
-            notice["actions"] = [
-                {"action": action, "text": game.describe(state, seat, action)} for action in legal
-            ]
+        notice.update(what_to_answer(get_game(record.game), state, seat, detail))
         return notice
+
+
+def what_to_answer(game: Game, state: Any, seat: int, detail: Detail) -> dict[str, Any]:
+    """What a notice carries for ``seat`` to answer from: its view and its legal actions,
+    with their texts (``full``), without (``compact``), or nothing (``none``)."""
+    if detail == "none":
+        return {}
+    legal = game.legal_actions(state, seat)
+    if detail == "compact":
+        actions = [{"action": action} for action in legal]
+    else:
+        actions = [
+            {"action": action, "text": game.describe(state, seat, action)} for action in legal
+        ]
+    return {"view": game.view(state, seat), "actions": actions}

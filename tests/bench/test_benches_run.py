@@ -85,3 +85,14 @@ def test_tournament_prints_the_external_round_trip_beside_the_bundled_bot_with_i
     assert abs(total - external["mean_ms"]) <= 2.0
     names = {row["name"] for row in figures["standings"]}
     assert {"outsider", "heuristic", "random"} <= names
+
+
+def test_notice_sizes_measures_both_forms_of_every_decision(tmp_path):
+    stdout, figures = run_bench("notice_sizes.py", tmp_path, "--games", "1")
+    assert "decision_due notice sizes" in stdout
+    assert set(figures["games"]) == {"carcassonne", "burgundy", "diceland", "kingdice"}
+    for row in figures["games"].values():
+        assert row["decisions"] > 0 and row["most_actions"] > 0
+        # the compact form leaves the texts out of the same notice
+        assert 0 < row["compact_p50_bytes"] <= row["full_p50_bytes"]
+        assert 0 < row["compact_max_bytes"] <= row["full_max_bytes"]
