@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=6)
     parser.add_argument(
-        "--parallel", type=int, default=1, help="the runner's answering threads (--parallel)"
+        "--parallel", type=int, default=4, help="the runner's answering threads (--parallel)"
     )
     parser.add_argument(
         "--detail", default="full", choices=("full", "compact"), help="the runner's --detail"

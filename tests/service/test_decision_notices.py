@@ -64,6 +64,10 @@ def test_a_notice_holds_the_view_the_actions_and_the_decision(live_server: str) 
     (after,) = feed(live_server, account["token"])["pending"]
     assert after["decision"] == 1
     assert after["last_round_trip"] is not None and after["last_round_trip"] >= 0
+    # the feed's own notice of that decision, completed from the same reads
+    events = feed(live_server, account["token"], after="0")["events"]
+    (event,) = [e for e in events if e["type"] == "decision_due" and e["decision"] == 1]
+    assert event["current"] is True and event["last_round_trip"] == after["last_round_trip"]
     compact = feed(live_server, account["token"], detail="compact")["pending"][0]
     assert compact["actions"] and all("text" not in item for item in compact["actions"])
     bare = feed(live_server, account["token"], detail="none")["pending"][0]
