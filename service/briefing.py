@@ -107,7 +107,7 @@ def what_to_answer(game: Game, state: Any, seat: int, detail: Detail) -> dict[st
         return {}
     legal = game.legal_actions(state, seat)
     if detail == "compact":
-        actions = [{"action": action} for action in legal]
+        actions: list[dict[str, Any]] = [{"action": action} for action in legal]
     else:
         actions = [
             {"action": action, "text": game.describe(state, seat, action)} for action in legal
