@@ -56,6 +56,8 @@ STEPS = (
     ("strategy", "started", "posted"),
     ("POST to move applied", "posted", "applied"),
 )
+AFTER = ("(after the round trip) move applied -> answer back", "applied", "answered")
+"""Not part of the round trip, but of the runner's time per decision."""
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Decision:
     received: float | None = None
     started: float | None = None
     posted: float | None = None
+    answered: float | None = None
 
     @property
     def round_trip(self) -> float:
@@ -123,10 +126,12 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def breakdown(decisions: list[Decision]) -> dict[str, dict[str, float]]:
+def breakdown(
+    decisions: list[Decision], steps_of: tuple[tuple[str, str, str], ...] = STEPS
+) -> dict[str, dict[str, float]]:
     """p50 and mean (ms) of each step, over the decisions that have both of its moments."""
     steps = {}
-    for label, start, end in STEPS:
+    for label, start, end in steps_of:
         spans = [
             getattr(d, end) - getattr(d, start)
             for d in decisions
@@ -200,6 +205,7 @@ def collect(
             decision.received = moments.get("received")
             decision.started = moments.get("started")
             decision.posted = moments.get("posted")
+            decision.answered = moments.get("answered")
             external.append(decision)
         bundled.extend(by_name.get(BUNDLED, {}).values())
     return external, bundled
@@ -256,6 +262,7 @@ def main(argv: list[str] | None = None) -> None:
         "external_round_trip": round_trip(external),
         "bundled_decision": round_trip(bundled),
         "breakdown": breakdown(external),
+        "answer_back": breakdown(external, (AFTER,))[AFTER[0]],
         "standings": [
             {k: row.get(k) for k in ("name", "decision_time_p50", "decision_time_p95")}
             for row in t["standings"]
@@ -280,7 +287,9 @@ def main(argv: list[str] | None = None) -> None:
     console.print(f"external / bundled at p50: {ratio:.1f}x")
     console.print(
         report_table(
-            "external round trip, step by step", list(figures["breakdown"].items()), columns
+            "external round trip, step by step",
+            [*figures["breakdown"].items(), (AFTER[0], figures["answer_back"])],
+            columns,
         )
     )
     for row in figures["standings"]:

@@ -173,6 +173,7 @@ class BotRunner:
         data = event.data if isinstance(event.data, dict) else {}
         if event.event == "game_over" and data.get("game_id") not in self.finished:
             self.finished.add(data["game_id"])
+            self.answered = {key for key in self.answered if key[0] != data["game_id"]}
             scores = (data.get("result") or {}).get("scores")
             console.print(f"game {data['game_id']} over: {compact(scores)}")
         return due_notices([data], self.answered)
