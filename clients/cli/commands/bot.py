@@ -60,6 +60,13 @@ def run_options(func: Any) -> Any:
             help="Answer up to this many decisions (of different games) at once, each thread "
             "on its own connection; the strategy must then be safe to call from threads.",
         ),
+        click.option(
+            "--wait",
+            type=float,
+            default=None,
+            hidden=True,
+            help="Ignored: the feed is pushed over SSE (kept so older command lines run).",
+        ),
         click.option("--quiet", is_flag=True, help="Print only finished games."),
         click.option(
             "--trace",
@@ -114,6 +121,7 @@ def play_as_bot(
     detail: str,
     parallel: int,
     trace: str | None,
+    wait: float | None = None,
 ) -> None:
     """Play every decision the bot account of --token owes, until stopped: each decision
     from its notice alone (view, legal actions, decision id), answered with one POST."""
