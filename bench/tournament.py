@@ -14,11 +14,13 @@ same heuristic, run outside). Prints tournament games per minute and, in the sam
 * the **bundled heuristic's decision time** measured the same way (its job in a worker);
 * the **breakdown** of the external round trip, p50 and mean of each step, one decision at a
   time: *commit + notice written* (decision due -> the ``decision_due`` entry's id on the
-  account feed, Redis's clock, milliseconds), *feed delivery* (written -> the runner has the
-  feed reply parsed, notice completed with view and legal actions on the way), *queued in the
-  runner* (behind decisions of other games in the same reply), *strategy*, *POST to move
-  applied* (the move sent -> the service's time of the move). Every clock is this machine's
-  (the service's ``time.time()``, Redis ``TIME`` and the runner's), so steps add up.
+  account feed, Redis's clock, milliseconds), *feed delivery* (written -> the runner's feed
+  thread has the SSE event parsed, the notice completed with view and legal actions on the
+  way), *queued in the runner* (behind notices of other games), *strategy* (and the hand-off
+  to a sending thread), *POST to move applied* (the move sent -> the service's time of the
+  move); and, after the round trip, the move's answer coming back. Every clock is this
+  machine's (the service's ``time.time()``, Redis ``TIME`` and the runner's), so steps add
+  up.
 
 The machine running the clients, the API, the workers and Redis together bounds these; the
 load average is printed with the figures. Run it under ``nice`` on a quiet machine.
@@ -53,7 +55,7 @@ STEPS = (
     ("commit + notice written", "due", "written"),
     ("feed delivery", "written", "received"),
     ("queued in the runner", "received", "started"),
-    ("strategy", "started", "posted"),
+    ("strategy (+ hand-off to a sender)", "started", "posted"),
     ("POST to move applied", "posted", "applied"),
 )
 AFTER = ("(after the round trip) move applied -> answer back", "applied", "answered")
@@ -236,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=6)
     parser.add_argument(
-        "--parallel", type=int, default=4, help="the runner's answering threads (--parallel)"
+        "--parallel", type=int, default=4, help="the runner's sending threads (--parallel)"
     )
     parser.add_argument(
         "--detail", default="full", choices=("full", "compact"), help="the runner's --detail"
@@ -276,7 +278,8 @@ def main(argv: list[str] | None = None) -> None:
     console.print(
         report_table(
             f"Carcassonne tournament: {t['games']} games, {args.workers} workers, "
-            f"{figures['games_per_minute']:.1f} games/min",
+            f"{figures['games_per_minute']:.1f} games/min; runner --parallel {args.parallel} "
+            f"--detail {args.detail}",
             [
                 ("external bot round trip (due -> applied)", figures["external_round_trip"]),
                 ("bundled heuristic in a worker (due -> applied)", figures["bundled_decision"]),

@@ -4,11 +4,12 @@ one POST.
 The feed is the account's Server-Sent Events stream (``/v1/bots/me/feed/stream``), read on
 its own keep-alive connection by a reader thread: the server pushes each ``decision_due``
 notice, completed with the seat's view, legal actions and decision id, the moment it is
-written, so no request is spent asking. The main thread takes the notices in arrival order,
-answers each one still unanswered (``POST actions`` with ``If-Match`` and an idempotency
-key) on its own keep-alive connection, or hands it to one of ``parallel`` answering threads
-(each with its own connection) so that a decision in one game need not wait for the POST of
-another.
+written, so no request is spent asking. The main thread takes the notices in arrival order
+and asks the strategy for each one still unanswered (always from this one thread: strategies
+need not be thread-safe); the move is posted (``POST actions`` with ``If-Match`` and an
+idempotency key) by one of ``parallel`` sending threads, each on its own keep-alive
+connection, so that a decision in one game never waits for the POST of another (with
+``parallel`` 1 the main thread posts it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import IO, Any
 
 from clients.cli.console import console, err_console
@@ -102,6 +104,18 @@ class FeedReader(threading.Thread):
         self.stopping.set()
 
 
+@dataclass(frozen=True)
+class Move:
+    """A chosen move on its way: the notice it answers, the action, the decision id for
+    ``If-Match``, and (for the trace) when the notice arrived and the strategy started."""
+
+    notice: Notice
+    action: dict[str, Any]
+    decision: int
+    received: float
+    started: float
+
+
 class BotRunner:
     """Answers the decisions of one bot account until ``max_games`` games end (0: never) or
     nothing comes for ``idle`` seconds (0: never)."""
@@ -113,7 +127,7 @@ class BotRunner:
         *,
         quiet: bool = False,
         detail: str = "full",
-        parallel: int = 1,
+        parallel: int = 4,
         tracer: Tracer | None = None,
     ) -> None:
         self.client = client
@@ -131,15 +145,15 @@ class BotRunner:
         c = self.client
         return Client(c.base_url, c.token, timeout=c.timeout, retry=c.retry)
 
-    def _answer_in_pool(self, notice: Notice, received: float) -> None:
-        """:meth:`answer` in an answering thread, with that thread's own client."""
+    def _post_in_pool(self, move: Move) -> None:
+        """:meth:`post` in a sending thread, with that thread's own client (connection)."""
         own: Client | None = getattr(self.local, "client", None)
         if own is None:
             own = self.local.client = self._fresh_client()
         try:
-            self.answer(own, notice, received)
+            self.post(own, move)
         except Exception as exc:  # a thread's error would vanish unseen
-            err_console.print(f"[red]{notice['game_id']}: {exc}[/]")
+            err_console.print(f"[red]{move.notice['game_id']}: {exc}[/]")
 
     def run(self, max_games: int = 0, idle: float = 0.0) -> None:
         inbox: queue.Queue[tuple[float, ServerEvent | Exception]] = queue.Queue()
@@ -156,10 +170,13 @@ class BotRunner:
                 if isinstance(event, Exception):
                     raise event
                 for notice in self._take(event):
+                    move = self.choose_move(notice, received)
+                    if move is None:
+                        continue
                     if pool is None:
-                        self.answer(self.client, notice, received)
+                        self.post(self.client, move)
                     else:
-                        pool.submit(self._answer_in_pool, notice, received)
+                        pool.submit(self._post_in_pool, move)
         finally:
             reader.stop()
             if pool is not None:
@@ -178,22 +195,28 @@ class BotRunner:
             console.print(f"game {data['game_id']} over: {compact(scores)}")
         return due_notices([data], self.answered)
 
-    def answer(self, client: Client, notice: Notice, received: float) -> None:
-        """Choose and post one move for a ``decision_due`` notice (``received``: when its feed
-        event arrived, for the trace)."""
+    def choose_move(self, notice: Notice, received: float) -> Move | None:
+        """The strategy's move for a ``decision_due`` notice (``received``: when its feed
+        event arrived, for the trace), or None when the seat has nothing to choose from.
+        Always called from the main thread: strategies need not be thread-safe."""
         started = time.time()
         game_id = notice["game_id"]
-        view, actions, decision_id = decision(client, notice)
+        view, actions, decision_id = decision(self.client, notice)
         if not actions:
-            return
+            return None
         try:
             action = pick(self.choose(view, actions), actions)
         except ValueError as exc:
             err_console.print(f"[red]strategy error in {game_id}:[/] {exc}")
             action = dict(actions[0]["action"])
+        return Move(notice, action, decision_id, received, started)
+
+    def post(self, client: Client, move: Move) -> None:
+        """Send ``move`` (one POST with ``If-Match`` and an idempotency key)."""
+        game_id, action = move.notice["game_id"], move.action
         posted = time.time()
         try:
-            reply = client.act(game_id, action, if_match=decision_id)
+            reply = client.act(game_id, action, if_match=move.decision)
         except StaleVersion:
             return
         except IllegalActionError as refused:
@@ -203,7 +226,11 @@ class BotRunner:
             err_console.print(f"[red]{game_id}:[/] {problem.detail}")
             return
         self.tracer.write(
-            notice, received=received, started=started, posted=posted, answered=time.time()
+            move.notice,
+            received=move.received,
+            started=move.started,
+            posted=posted,
+            answered=time.time(),
         )
         if not self.quiet:
             console.print(f"[dim]{game_id} v{reply.get('version')}: {compact(action)}[/]")

@@ -54,11 +54,11 @@ def run_options(func: Any) -> Any:
         ),
         click.option(
             "--parallel",
-            default=1,
+            default=4,
             show_default=True,
             type=click.IntRange(1, 32),
-            help="Answer up to this many decisions (of different games) at once, each thread "
-            "on its own connection; the strategy must then be safe to call from threads.",
+            help="Moves in flight at once (of different games), each sent on its own "
+            "connection; the strategy is always called from one thread.",
         ),
         click.option(
             "--wait",
