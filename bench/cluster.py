@@ -126,6 +126,10 @@ class Cluster:
             raise RuntimeError(f"{exc}\n{self._log(name)}") from None
         return base, proc
 
+    def process(self, args: list[str], log: str) -> subprocess.Popen:
+        """Start any other child (``args``) with the cluster's env, its output in ``log``."""
+        return self._start(args, self.env, log)
+
     def rq_workers(self, count: int) -> list[subprocess.Popen]:
         """Start ``count`` rq workers of the bot queue (as ``dicehall up`` does)."""
         return [

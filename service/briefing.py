@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from engine.contract import Game
 from engine.games import get_game
 from service.announce import decision_due
 from service.store import GameRecord, GameStatus, GameStore
@@ -32,15 +33,17 @@ class Briefing:
         self.store = store
 
     def complete(self, notices: Iterable[dict[str, Any]], detail: Detail) -> list[dict[str, Any]]:
-        """Every notice, ``decision_due`` ones completed (each game loaded once)."""
-        records: dict[str, GameRecord | None] = {}
+        """Every notice, ``decision_due`` ones completed (each game and seat read once, in
+        one round trip)."""
+        read: dict[tuple[str, int], tuple[GameRecord | None, float | None]] = {}
         completed = []
         for notice in notices:
             if notice.get("type") == "decision_due":
-                game_id = notice["game_id"]
-                if game_id not in records:
-                    records[game_id] = self.store.load(game_id)
-                notice = self.brief(records[game_id], notice, detail)
+                key = (notice["game_id"], notice["seat"])
+                if key not in read:
+                    read[key] = self.store.load_seat(*key)
+                record, last_time = read[key]
+                notice = self.brief(record, notice, detail, last_time)
             completed.append(notice)
         return completed
 
@@ -53,12 +56,18 @@ class Briefing:
         prompts = game.to_act(state)
         if seat not in prompts:
             return None
-        return self._fill(decision_due(record, seat, prompts[seat]), record, state, detail)
+        notice = decision_due(record, seat, prompts[seat])
+        return self._fill(notice, record, state, detail, self.store.last_time(record.id, seat))
 
     def brief(
-        self, record: GameRecord | None, notice: dict[str, Any], detail: Detail
+        self,
+        record: GameRecord | None,
+        notice: dict[str, Any],
+        detail: Detail,
+        last_time: float | None = None,
     ) -> dict[str, Any]:
-        """``notice`` completed from ``record`` (or marked no longer current)."""
+        """``notice`` completed from ``record`` and the seat's ``last_time`` (or marked no
+        longer current)."""
         seat = notice["seat"]
         stale = {**notice, "current": False}
         if record is None or record.status is not GameStatus.ACTIVE:
@@ -69,10 +78,15 @@ class Briefing:
         state = game.load_state(record.state)
         if seat not in game.to_act(state):
             return stale
-        return self._fill({**notice}, record, state, detail)
+        return self._fill({**notice}, record, state, detail, last_time)
 
     def _fill(
-        self, notice: dict[str, Any], record: GameRecord, state: Any, detail: Detail
+        self,
+        notice: dict[str, Any],
+        record: GameRecord,
+        state: Any,
+        detail: Detail,
+        last_time: float | None,
     ) -> dict[str, Any]:
         seat = notice["seat"]
         notice.update(
@@ -80,17 +94,22 @@ class Briefing:
             version=record.version,
             decision=record.decision(seat),
             deadline=record.deadline(seat),
-            last_round_trip=self.store.last_time(record.id, seat),
+            last_round_trip=last_time,
         )
-        if detail == "none":
-            return notice
-        game = get_game(record.game)
-        notice["view"] = game.view(state, seat)
-        legal = game.legal_actions(state, seat)
-        if detail == "compact":
-            notice["actions"] = [{"action": action} for action in legal]
-        else:
-            notice["actions"] = [
-                {"action": action, "text": game.describe(state, seat, action)} for action in legal
-            ]
+        notice.update(what_to_answer(get_game(record.game), state, seat, detail))
         return notice
+
+
+def what_to_answer(game: Game, state: Any, seat: int, detail: Detail) -> dict[str, Any]:
+    """What a notice carries for ``seat`` to answer from: its view and its legal actions,
+    with their texts (``full``), without (``compact``), or nothing (``none``)."""
+    if detail == "none":
+        return {}
+    legal = game.legal_actions(state, seat)
+    if detail == "compact":
+        actions: list[dict[str, Any]] = [{"action": action} for action in legal]
+    else:
+        actions = [
+            {"action": action, "text": game.describe(state, seat, action)} for action in legal
+        ]
+    return {"view": game.view(state, seat), "actions": actions}

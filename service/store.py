@@ -377,6 +377,20 @@ class GameStore:
         else:
             client = pipe if pipe is not None else self.redis
             values = client.execute_command("HMGET", key, *_FIELDS, **{NEVER_DECODE: True})
+        return self._from_fields(values)
+
+    def load_seat(self, game_id: str, seat: int) -> tuple[GameRecord | None, float | None]:
+        """The game's record and ``seat``'s latest decision time (:meth:`last_time`), read in
+        one round trip (a decision notice needs both)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.execute_command(
+                "HMGET", self.key_for(game_id, "game"), *_FIELDS, **{NEVER_DECODE: True}
+            )
+            pipe.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+            values, last = pipe.execute()
+        return self._from_fields(values), None if last is None else float(last)
+
+    def _from_fields(self, values: Sequence[Any]) -> GameRecord | None:
         return self._decode(
             [
                 value if value is None or name == "archive" else value.decode()

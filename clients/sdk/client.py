@@ -42,6 +42,8 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Answers after which a safe request is sent again (the server's Retry-After is waited)."""
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 Json = dict[str, Any]
+STREAM_READ = 65536
+"""Bytes asked for per read of an event stream (a notice with its legal actions is kB)."""
 
 
 @dataclass(frozen=True)
@@ -439,8 +441,13 @@ class Client:
                 if response.status_code >= 400:
                     raise problem_from_response(response)
                 with response:
-                    # text/event-stream; charset=utf-8: requests decodes every line to str
-                    lines = cast("Iterator[str]", response.iter_lines(decode_unicode=True))
+                    # Large reads: a chunked answer yields each chunk (an event) as it comes,
+                    # without waiting to fill the read; small ones only cost parsing time.
+                    # text/event-stream; charset=utf-8: requests decodes every line to str.
+                    lines = cast(
+                        "Iterator[str]",
+                        response.iter_lines(chunk_size=STREAM_READ, decode_unicode=True),
+                    )
                     for event in parse_events(line or "" for line in lines):
                         failures = 0
                         if event.id is not None:
@@ -485,12 +492,15 @@ class Client:
         """The account of this client's bot token."""
         return self._json("GET", "/bots/me")
 
-    def bot_feed(self, after: str | None = None, wait: float | None = None) -> Json:
-        """What the bot account owes now (``pending``) and its feed after a cursor."""
+    def bot_feed(
+        self, after: str | None = None, wait: float | None = None, detail: str | None = None
+    ) -> Json:
+        """What the bot account owes now (``pending``) and its feed after a cursor; ``detail``
+        (full, compact, none) trims the notices."""
         return self._json(
             "GET",
             "/bots/me/feed",
-            params={"after": after, "wait": wait},
+            params={"after": after, "wait": wait, "detail": detail},
             timeout=self.timeout + (wait or 0),
         )
 
@@ -499,12 +509,14 @@ class Client:
         return self._skip_to_end(lambda after: self.bot_feed(after=after, wait=0))
 
     def stream_bot_feed(
-        self, last_event_id: str | None = None, read_timeout: float = 45.0
+        self, last_event_id: str | None = None, read_timeout: float = 45.0, detail: str = "full"
     ) -> Generator[ServerEvent, None, None]:
         """Follow the bot account's feed as Server-Sent Events (first a ``pending`` event
         with what it owes now, then its feed); reconnects like :meth:`stream_events`.
-        Never ends by itself: stop iterating to stop."""
-        return self._stream("/bots/me/feed/stream", last_event_id, read_timeout, until=None)
+        ``detail`` (full, compact, none) trims the notices. Never ends by itself: stop
+        iterating to stop."""
+        path = "/bots/me/feed/stream" + ("" if detail == "full" else f"?detail={detail}")
+        return self._stream(path, last_event_id, read_timeout, until=None)
 
     # --- tournaments ----------------------------------------------------------------------
     def create_tournament(

@@ -87,7 +87,8 @@ def _with_decision(
         "prompt": prompt,
         "deadline": prompt.get("deadline"),
     }
-    briefed = service.briefing.brief(service.store.load(game_id), notice, detail)
+    record, last_time = service.store.load_seat(game_id, seat)
+    briefed = service.briefing.brief(record, notice, detail, last_time)
     if not briefed["current"]:
         return events
     return [*events[: due[-1] + 1], {"id": last["id"], **briefed}, *events[due[-1] + 1 :]]

@@ -66,3 +66,33 @@ def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(t
     assert 0 < row["bot_reply_server"]["p50_ms"] <= row["bot_reply_client"]["p50_ms"]
     assert 0 < row["empty_job_server"]["p50_ms"] <= row["empty_job_client"]["p50_ms"]
     assert row["ratio_p50_client"] > 0
+
+
+def test_tournament_prints_the_external_round_trip_beside_the_bundled_bot_with_its_steps(
+    tmp_path,
+):
+    stdout, figures = run_bench("tournament.py", tmp_path, "--games", "4", "--parallel", "2")
+    assert "external round trip, step by step" in stdout
+    external, bundled = figures["external_round_trip"], figures["bundled_decision"]
+    assert external["samples"] > 0 and bundled["samples"] > 0
+    assert 0 < external["p50_ms"] <= external["p95_ms"] <= external["p99_ms"]
+    steps = figures["breakdown"]
+    # every answered decision was traced by the runner and found on the account's feed
+    assert {step["samples"] for step in steps.values()} == {external["samples"]}
+    # the steps follow each other: their means add up to the round trip's (clock rounding
+    # of the service's millisecond log times and Redis ids aside)
+    total = sum(step["mean_ms"] for step in steps.values())
+    assert abs(total - external["mean_ms"]) <= 2.0
+    names = {row["name"] for row in figures["standings"]}
+    assert {"outsider", "heuristic", "random"} <= names
+
+
+def test_notice_sizes_measures_both_forms_of_every_decision(tmp_path):
+    stdout, figures = run_bench("notice_sizes.py", tmp_path, "--games", "1")
+    assert "decision_due notice sizes" in stdout
+    assert set(figures["games"]) == {"carcassonne", "burgundy", "diceland", "kingdice"}
+    for row in figures["games"].values():
+        assert row["decisions"] > 0 and row["most_actions"] > 0
+        # the compact form leaves the texts out of the same notice
+        assert 0 < row["compact_p50_bytes"] <= row["full_p50_bytes"]
+        assert 0 < row["compact_max_bytes"] <= row["full_max_bytes"]

@@ -35,7 +35,7 @@ def register(server: str, name: str) -> tuple[str, str]:
 def run_bot(server: str, token: str, strategy: str, games: int = 1, quiet: bool = False) -> Result:
     """``dicehall bot run`` for the account of ``token`` until ``games`` games end."""
     args = ["bot", "run", "--token", token, "--strategy", strategy]
-    args += ["--games", str(games), "--wait", "2"] + (["--quiet"] if quiet else [])
+    args += ["--games", str(games)] + (["--quiet"] if quiet else [])
     return dicehall(server, *args)
 
 
@@ -73,7 +73,7 @@ def test_bot_run_loads_a_user_strategy_module(
 
 def test_bot_run_stops_when_idle(live_server: str) -> None:
     _, token = register(live_server, "idlebot")
-    result = dicehall(live_server, "bot", "run", "--token", token, "--idle", "1", "--wait", "0.5")
+    result = dicehall(live_server, "bot", "run", "--token", token, "--idle", "1")
     assert result.exit_code == 0, result.output
     assert "idle for 1 s; 0 games finished" in result.output
 

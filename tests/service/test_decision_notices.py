@@ -7,17 +7,22 @@ deadline and the seat's measured round trip for its previous decision.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+import threading
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
 
-from tests.conftest import ROOT, gunicorn_server
+from service.accounts import AccountStore
+from tests.conftest import ROOT, gunicorn_server, wait_until
 from tests.players import Player, create, wait_for
 
 pytestmark = pytest.mark.usefixtures("worker")
@@ -59,6 +64,10 @@ def test_a_notice_holds_the_view_the_actions_and_the_decision(live_server: str) 
     (after,) = feed(live_server, account["token"])["pending"]
     assert after["decision"] == 1
     assert after["last_round_trip"] is not None and after["last_round_trip"] >= 0
+    # the feed's own notice of that decision, completed from the same reads
+    events = feed(live_server, account["token"], after="0")["events"]
+    (event,) = [e for e in events if e["type"] == "decision_due" and e["decision"] == 1]
+    assert event["current"] is True and event["last_round_trip"] == after["last_round_trip"]
     compact = feed(live_server, account["token"], detail="compact")["pending"][0]
     assert compact["actions"] and all("text" not in item for item in compact["actions"])
     bare = feed(live_server, account["token"], detail="none")["pending"][0]
@@ -131,4 +140,59 @@ def test_an_external_bot_process_makes_one_request_per_decision(
     print(f"{len(decisions)} decisions: {dict(kinds)}")
     assert kinds["POST /v1/games/ID/actions"] == len(decisions)
     assert kinds["GET /v1/games/ID/view"] == kinds["GET /v1/games/ID/legal-actions"] == 0
-    assert kinds["GET /v1/bots/me/feed"] <= len(decisions) + 3
+    # the feed is one SSE stream the server pushes notices on: no polling requests
+    assert kinds["GET /v1/bots/me/feed/stream"] == 1
+    assert kinds["GET /v1/bots/me/feed"] == 0
+
+
+def test_a_waiting_feed_read_is_woken_by_the_notice_not_by_its_timeout(redis_url: str) -> None:
+    """An account's feed waits in a blocking XREAD on its stream (no poll interval): a read
+    blocked for a minute returns the notice written while it waits, long before that."""
+    name = "feed-reader-" + uuid.uuid4().hex[:8]
+    accounts = AccountStore(
+        redis.Redis.from_url(redis_url, decode_responses=True, client_name=name)
+    )
+    account, _ = accounts.register("woken", "tests")
+    after = accounts.last_feed_id(account.id)
+    got: list[tuple[str, dict[str, Any]]] = []
+    reader = threading.Thread(
+        target=lambda: got.extend(accounts.read_feed(account.id, after, 60_000))
+    )
+    reader.start()
+    watcher = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    def blocked_in_xread() -> bool:
+        mine = [c for c in watcher.client_list() if c.get("name") == name]
+        return any(c["cmd"] == "xread" and "b" in c["flags"] for c in mine)
+
+    wait_until(blocked_in_xread, 10, "the feed read to block in Redis (XREAD BLOCK)")
+    accounts.notify(account.id, {"type": "decision_due", "game_id": "g", "seat": 0, "decision": 3})
+    reader.join(30)
+    assert not reader.is_alive(), (
+        "the read still waits out its 60 s block: the notice did not wake it"
+    )
+    assert [event["decision"] for _, event in got] == [3]
+
+
+def test_the_bot_stream_pushes_a_decision_that_falls_due_while_it_waits(live_server: str) -> None:
+    """The account's SSE stream, opened before the game exists, delivers the game's
+    ``decision_due`` notice (completed) as soon as it is written: after ``pending`` come the
+    game's start and the notice, with no heartbeat (15 s) in between."""
+    account = register(live_server, "pushed")
+    headers = {"Authorization": f"Bearer {account['token']}", "Accept": "text/event-stream"}
+    url = f"{live_server}/v1/bots/me/feed/stream"
+    with requests.get(url, headers=headers, stream=True, timeout=(5, 60)) as stream:
+        lines = stream.iter_lines(chunk_size=65536, decode_unicode=True)
+        assert next(line for line in lines if line.startswith("event:")) == "event: pending"
+        seats = [{"kind": "external", "account": account["id"]}]
+        game_id = create(live_server, "carcassonne", seats, seed="pushed")["id"]
+        before: list[str] = []
+        for line in lines:
+            if line.startswith("data:") and '"decision_due"' in line:
+                notice = json.loads(line.removeprefix("data:"))
+                break
+            before.append(line)
+    assert ": heartbeat" not in before
+    assert "event: game_started" in before
+    assert notice["game_id"] == game_id and notice["current"] is True
+    assert notice["decision"] == 0 and notice["view"]["seats"] == 1 and notice["actions"]
