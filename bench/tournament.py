@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import redis
 import requests
@@ -106,7 +106,10 @@ def decisions_of(
 def feed_times(client: redis.Redis, account_id: str) -> dict[tuple[str, int, int], float]:
     """When each ``decision_due`` notice was written to the account's feed (its entry id)."""
     written = {}
-    for entry_id, fields in client.xrange(f"dh:account:{{{account_id}}}:feed"):
+    entries = cast(
+        "list[tuple[str, dict[str, str]]]", client.xrange(f"dh:account:{{{account_id}}}:feed")
+    )
+    for entry_id, fields in entries:
         event = json.loads(fields["data"])
         if event.get("type") == "decision_due":
             key = (event["game_id"], event["seat"], event["decision"])

@@ -14,8 +14,9 @@ import sys
 import threading
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -182,7 +183,8 @@ def test_the_bot_stream_pushes_a_decision_that_falls_due_while_it_waits(live_ser
     headers = {"Authorization": f"Bearer {account['token']}", "Accept": "text/event-stream"}
     url = f"{live_server}/v1/bots/me/feed/stream"
     with requests.get(url, headers=headers, stream=True, timeout=(5, 60)) as stream:
-        lines = stream.iter_lines(chunk_size=65536, decode_unicode=True)
+        # text/event-stream; charset=utf-8: requests decodes every line to str
+        lines = cast("Iterator[str]", stream.iter_lines(chunk_size=65536, decode_unicode=True))
         assert next(line for line in lines if line.startswith("event:")) == "event: pending"
         seats = [{"kind": "external", "account": account["id"]}]
         game_id = create(live_server, "carcassonne", seats, seed="pushed")["id"]
