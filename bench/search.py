@@ -22,8 +22,10 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -37,6 +39,9 @@ from engine.games import LISTED, get_game
 from engine.search import FastDice, fast_step
 from engine.simulate import play
 from service.tournaments import Participant, Tournament, schedule
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.engine.burgundy_reference import ReferenceHeuristic
 
 SOLO = {
     "carcassonne": ({}, lambda result: result.detail["solo_turns"], "turns to 42"),
@@ -54,10 +59,10 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 
 
 # --- speed ------------------------------------------------------------------------------
-def steps_per_second(game: Game, mode: str, seconds: float) -> float:
+def steps_per_second(game: Game, mode: str, seconds: float, heuristic: Bot | None = None) -> float:
     """Steps/s over seeded games for one mode: checked, fast or guided (see module doc)."""
     seats = SPEED_SEATS[game.name]
-    heuristic = game.bots["heuristic"]()
+    heuristic = heuristic or game.bots["heuristic"]()
     rng = random.Random(0)
     steps, n = 0, 0
     start = time.process_time()
@@ -69,7 +74,9 @@ def steps_per_second(game: Game, mode: str, seconds: float) -> float:
         while game.result(state) is None and time.process_time() - start < seconds:
             seat = min(game.to_act(state))
             legal = game.legal_actions(state, seat)
-            if mode == "guided":
+            if mode == "guided" and legal[0]["type"] == "pick_castle":
+                action = legal[0]  # the reference heuristic covers round decisions only
+            elif mode == "guided":
                 action = heuristic.choose(game.view(state, seat), legal, rng)
             else:
                 action = rng.choice(legal)
@@ -95,6 +102,60 @@ def speed(console: Console, seconds: float) -> None:
         )
     console.print(table)
     console.print("baseline: the checked path, measured in the same run")
+    burgundy_heuristic(console, seconds)
+
+
+def recorded_decisions(game: Game, count: int) -> list[tuple[Any, list[Any]]]:
+    """Round decisions (view, legal actions) of seeded Burgundy games of 1 to 4 seats."""
+    heuristic = game.bots["heuristic"]()
+    found: list[tuple[Any, list[Any]]] = []
+    n = 0
+    while len(found) < count:
+        seats = 1 + n % 4
+        options = {"variant": "solo"} if seats == 1 else {}
+        dice = Dice(f"evaluation-{n}")
+        n += 1
+        state = game.setup(seats, game.validate_options(seats, options), dice)
+        while game.result(state) is None:
+            seat = min(game.to_act(state))
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            if legal[0]["type"] != "pick_castle":
+                found.append((view, legal))
+            game.apply(state, seat, heuristic.choose(view, legal, random.Random(n)), dice)
+    return found[:count]
+
+
+def decisions_per_second(bot: Bot, decisions: list[tuple[Any, list[Any]]], seconds: float) -> float:
+    """How many of ``decisions`` ``bot`` makes per CPU second (cycling through them)."""
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for view, legal in decisions:
+            bot.choose(view, legal, random.Random(done))
+            done += 1
+    return done / (time.process_time() - start)
+
+
+def burgundy_heuristic(console: Console, seconds: float) -> None:
+    """The Burgundy heuristic against the reference (its first, whole-sheet version)."""
+    game = get_game("burgundy")
+    decisions = recorded_decisions(game, 600)
+    table = Table(title="Burgundy heuristic: fast evaluation against the reference")
+    for column in ("measure", "reference", "fast", "x"):
+        table.add_column(column, justify="right")
+    for measure, rate in (
+        (
+            "decisions/s (600 recorded, 1-4 seats)",
+            lambda b: decisions_per_second(b, decisions, seconds),
+        ),
+        (
+            "guided steps/s (2 seats, fast path)",
+            lambda b: steps_per_second(game, "guided", seconds, b),
+        ),
+    ):
+        reference, fast = rate(ReferenceHeuristic()), rate(game.bots["heuristic"]())
+        table.add_row(measure, f"{reference:,.0f}", f"{fast:,.0f}", f"{fast / reference:.1f}")
+    console.print(table)
 
 
 # --- solo -------------------------------------------------------------------------------
