@@ -2,6 +2,8 @@
 
     python bench/search.py speed [--seconds 3]
     python bench/search.py solo --game carcassonne --games 200 [--iterations 200 | --budget-ms 100]
+        [--log FILE]
+    python bench/search.py summary --game carcassonne --log FILE [--iterations 200]
     python bench/search.py tournament --game kingdice --seats 2 --rounds 40 [--iterations 48]
 
 ``speed``: steps per second per game on the checked path (``apply`` with verifiable ``Dice``,
@@ -19,6 +21,7 @@ openskill Plackett-Luce as the service does (``mu +- 2 sigma``, ordinal ``mu - 3
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -180,8 +183,24 @@ def solo(console: Console, args: argparse.Namespace) -> None:
             searched = play(game, [search_bot(game, args)], seed, options, bot_seed=n)
             times.append((time.process_time() - start) / max(1, len(searched.moves)))
             found["search"].append(measure(searched.result))
+            if args.log:
+                with open(args.log, "a") as log:
+                    row = {"seed": seed, "heuristic": found["heuristic"][-1]}
+                    log.write(json.dumps({**row, "search": found["search"][-1]}) + "\n")
             progress.advance(task)
-    table = Table(title=f"{args.game} solo, {args.games} seeds, {unit} ({budget_text(args)})")
+    report_solo(console, args, found, times, unit)
+
+
+def report_solo(
+    console: Console,
+    args: argparse.Namespace,
+    found: dict[str, list[float]],
+    times: list[float],
+    unit: str,
+) -> None:
+    """The solo table: each bot's mean with its 95% CI, and the paired difference."""
+    games = len(found["search"])
+    table = Table(title=f"{args.game} solo, {games} seeds, {unit} ({budget_text(args)})")
     for column in ("bot", "mean", "95% CI", "median"):
         table.add_column(column, justify="right")
     for name, values in found.items():
@@ -199,9 +218,20 @@ def solo(console: Console, args: argparse.Namespace) -> None:
     worse = sum(1 for d in diff if (d > 0 if args.game == "carcassonne" else d < 0))
     console.print(
         f"search - heuristic: {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f}); "
-        f"search better on {better} seeds, worse on {worse}; "
-        f"{statistics.fmean(times) * 1000:.0f} ms CPU per step of the search game"
+        f"search better on {better} seeds, worse on {worse}"
+        + (f"; {statistics.fmean(times) * 1000:.0f} ms CPU per step" if times else "")
     )
+
+
+def summary(console: Console, args: argparse.Namespace) -> None:
+    """The solo table from a ``--log`` file (a run stopped early, or runs combined)."""
+    found: dict[str, list[float]] = {"heuristic": [], "search": []}
+    with open(args.log) as log:
+        rows = {row["seed"]: row for row in map(json.loads, log)}
+    for row in rows.values():
+        for name in found:
+            found[name].append(row[name])
+    report_solo(console, args, found, [], SOLO[args.game][2])
 
 
 def budget_text(args: argparse.Namespace) -> str:
@@ -277,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["speed", "solo", "tournament"])
+    parser.add_argument("what", choices=["speed", "solo", "summary", "tournament"])
     parser.add_argument("--game", default="carcassonne", choices=LISTED)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="first seed number (solo)")
@@ -286,12 +316,15 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser.add_argument("--iterations", type=int, default=0)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--seconds", type=float, default=3.0, help="per cell (speed)")
+    parser.add_argument("--log", help="append each solo seed's figures to this file (JSON lines)")
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "speed":
         speed(console, args.seconds)
     elif args.what == "solo":
         solo(console, args)
+    elif args.what == "summary":
+        summary(console, args)
     else:
         tournament(console, args)
 
