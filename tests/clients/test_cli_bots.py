@@ -278,3 +278,21 @@ def test_match_names_an_account_only_through_a_service() -> None:
     )
     assert result.exit_code == 2
     assert "account:NAME" in result.output
+
+
+def test_tournament_start_sets_a_time_bank(live_server: str) -> None:
+    started = dicehall(
+        live_server,
+        *("tournament", "start", "toy", "--bot", "random", "--bot", "random"),
+        *("--games", "2", "--time-bank", "30+1.5", "--no-wait"),
+    )
+    assert started.exit_code == 0, started.output
+    tournament_id = re.search(r"tournament (\S+) \(", started.output)
+    assert tournament_id
+    found = Client(live_server).tournament(tournament_id.group(1))
+    assert found["time_bank"] == {"start": 30.0, "increment": 1.5}
+    bad = dicehall(
+        live_server,
+        *("tournament", "start", "toy", "--bot", "random", "--bot", "random", "--time-bank", "x"),
+    )
+    assert bad.exit_code == 2 and "START+INC" in bad.output
