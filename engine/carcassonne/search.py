@@ -72,6 +72,10 @@ class CarcassonneLookahead(Lookahead):
         ordered = [favourite] + [a for a in places + others if a != favourite]
         return ordered
 
+    def worlds(self, view: View) -> int | None:
+        """One world after the last roll: the rest of the turn has no chance left."""
+        return 1 if view["turn"]["rolls_left"] == 0 else None
+
     def begin(self, root: CarcassonneState, seat: int) -> Any:
         return (root.turns[seat], root.scores[seat])
 
