@@ -3,9 +3,9 @@
 Nothing is hidden (``sample`` rebuilds the state from the view), so the only chance is the
 re-rolls. Each candidate step (a placement, a knight kept, a re-roll, scoring, holding a
 knight) is played out to the end of the turn by the heuristic on the same dice (common
-random numbers), and the turn is worth the points it banks (up to the 42 that end the game,
-with a bonus for ending it now) or, for a held knight, a doubled next turn's worth.
-Placements are pruned to the few the heuristic's outlook rates best.
+random numbers), and the turn is worth minus the turns still expected to reach 42 from the
+score and held knight it leaves (:func:`turns_left`, computed from the measured points of a
+turn). Placements are pruned to the few the heuristic's outlook rates best.
 """
 
 from __future__ import annotations
