@@ -155,11 +155,12 @@ class _Context:
         self.cities = _cities(duchy)
         self.front = set(frontier(values))
         self.front_counts = Counter(duchy.colours[h] for h in self.front)
-        self.fronts: dict[int, tuple[int, int]] = {}
+        self.opened: dict[int, list[int]] = {}
         self.done = {c: sum(1 for h in self.hexes[c] if values[h] != UNMARKED) for c in COLOURS}
         self.colour_terms = [self.colour_term(i, self.done[c]) for i, c in enumerate(COLOURS)]
         self.holding: dict[tuple[str, int], float] = {}
         self.bonus_values: dict[tuple[int, ...], float] = {}
+        self.worths: dict[tuple[Any, ...], float] = {}
         self.base = self.potential(values, ())
 
     def marks_key(self, marks: tuple[int, ...]) -> tuple[int, ...]:
@@ -229,20 +230,33 @@ class _Context:
             * (TUNE["progress_base"] + TUNE["progress_ease"] * ease)
         )
 
-    def front_after(self, h: int) -> tuple[int, int]:
-        """The frontier's size and its number of colours once hex ``h`` is marked."""
-        found = self.fronts.get(h)
+    def opens(self, h: int) -> list[int]:
+        """The unmarked hexes next to ``h`` that marking it adds to the frontier."""
+        found = self.opened.get(h)
         if found is None:
-            colours, front, values = self.duchy.colours, self.front, self.values
-            opens = [n for n in NEIGHBOURS[h] if values[n] == UNMARKED and n not in front]
-            counts = dict(self.front_counts)
+            front, values = self.front, self.values
+            found = self.opened[h] = [
+                n for n in NEIGHBOURS[h] if values[n] == UNMARKED and n not in front
+            ]
+        return found
+
+    def front_after(self, changed: tuple[int, ...]) -> tuple[int, int]:
+        """The frontier's size and its number of colours once the hexes ``changed`` are
+        marked: the base frontier without them, with the hexes they open."""
+        colours, front = self.duchy.colours, self.front
+        added: set[int] = set()
+        for h in changed:
+            added.update(self.opens(h))
+        added.difference_update(changed)
+        counts = dict(self.front_counts)
+        removed = 0
+        for h in changed:
             if h in front:
                 counts[colours[h]] -= 1
-            for n in opens:
-                counts[colours[n]] = counts.get(colours[n], 0) + 1
-            size = len(front) - (h in front) + len(opens)
-            found = self.fronts[h] = (size, sum(1 for c in counts.values() if c > 0))
-        return found
+                removed += 1
+        for n in added:
+            counts[colours[n]] = counts.get(colours[n], 0) + 1
+        return len(front) - removed + len(added), sum(1 for c in counts.values() if c > 0)
 
     def changed_term(self, n: int, changed: tuple[int, ...], values: list[int]) -> float:
         """Area ``n``'s term with the hexes ``changed`` marked (cached: it depends on which
@@ -281,8 +295,8 @@ class _Context:
         else:
             for term in terms:
                 total += term
-        if len(changed) == 1 and not TUNE["mark_chance"]:
-            front_size, open_count = self.front_after(changed[0])
+        if changed and not TUNE["mark_chance"]:
+            front_size, open_count = self.front_after(changed)
             total += TUNE["front"] * front_size + TUNE["open_colours"] * open_count
         else:
             front = self.front
@@ -355,40 +369,51 @@ class HeuristicBot(Bot):
 
     def _score(self, context: _Context, action: Action) -> float:
         """The worth of ``action``: the sale and bonuses it spends or gains, plus the effect
-        of its marks (points, bonuses won, potential after), computed once per set of marks
-        (a sale, a bonus kind or another die that writes the same values share it)."""
+        of its marks (points, bonuses won, potential after). Computed once per sale, bonus
+        kind and set of marks (what the worth depends on: see :meth:`_Context.marks_key`),
+        the effect of the marks once per set of marks."""
         pips = context.view["roll"]["pips"]
-        points = 0
-        delta = [0, 0, 0, 0]  # in BONUS_KINDS order
-        if action["sell"]:
-            sold = context.held["commodity"]
-            points += 2 * sold
-            delta[COMMODITY] -= sold
-            delta[SILVER] += min(sold, context.silver_room)
+        sell = action["sell"]
+        spent: str | None = None
         marks: tuple[int, ...] = ()
         if action["type"] == "take_worker":
-            delta[WORKER] += 1
+            spent = "take_worker"
         else:
             bonus = action["bonus"]
             value = pips[action["pip"]]
             hx = action["hex"]
             if bonus is not None:
-                kind = bonus["kind"]
-                delta[KIND[kind]] -= 1
-                if kind == "worker":
+                spent = bonus["kind"]
+                if spent == "worker":
                     value = bonus["value"]
-                elif kind == "silver":
+                elif spent == "silver":
                     hy = bonus["hex"]
                     marks = (INDEX[(hy[0], hy[1])], pips[bonus["pip"]])
             marks = (INDEX[(hx[0], hx[1])], value, *marks)
         key = context.marks_key(marks)
+        worth = context.worths.get((sell, spent, key))
+        if worth is not None:
+            return worth
+        points = 0
+        delta = [0, 0, 0, 0]  # in BONUS_KINDS order
+        if sell:
+            sold = context.held["commodity"]
+            points += 2 * sold
+            delta[COMMODITY] -= sold
+            delta[SILVER] += min(sold, context.silver_room)
+        if spent == "take_worker":
+            delta[WORKER] += 1
+        elif spent is not None:
+            delta[KIND[spent]] -= 1
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._marks(context, marks)
         won, gained, after = found
         for kind, d in gained:
             delta[KIND[kind]] += d
-        return points + won + context.bonus_value(tuple(delta)) + after - context.base
+        worth = points + won + context.bonus_value(tuple(delta)) + after - context.base
+        context.worths[(sell, spent, key)] = worth
+        return worth
 
     def _marks(
         self, context: _Context, marks: tuple[int, ...]
