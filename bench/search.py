@@ -163,9 +163,10 @@ def burgundy_heuristic(console: Console, seconds: float) -> None:
 
 # --- solo -------------------------------------------------------------------------------
 def search_bot(game: Game, args: argparse.Namespace) -> Bot:
+    make: Any = game.bots["search"]  # a search factory takes its budget
     if args.iterations:
-        return game.bots["search"](iterations=args.iterations)
-    return game.bots["search"](budget_ms=args.budget_ms)
+        return make(iterations=args.iterations)
+    return make(budget_ms=args.budget_ms)
 
 
 def solo(console: Console, args: argparse.Namespace) -> None:
@@ -268,11 +269,12 @@ def tournament(console: Console, args: argparse.Namespace) -> None:
             bots = [
                 search_bot(game, args)
                 if names[p] == "search"
-                else game.bots[t.participants[p].bot]()
+                else game.bots[names[p].split("-")[0]]()
                 for p in seating
             ]
             result = play(game, bots, seed, {}, bot_seed=index).result
-            teams = model.rate([[ratings[p]] for p in seating], ranks=result.ranks)
+            ranks = [float(rank) for rank in result.ranks]
+            teams = model.rate([[ratings[p]] for p in seating], ranks=ranks)
             for seat, p in enumerate(seating):
                 ratings[p] = teams[seat][0]
                 played[p] += 1

@@ -371,14 +371,14 @@ class TournamentRunner:
                 illegal[p] += stats[seat]["illegal"]
                 missed[p] += stats[seat]["missed"]
                 times[p].extend(stats[seat]["times"])
-        rows = []
-        for n, p in enumerate(t.participants):
+        rows: list[dict[str, Any]] = []
+        for n, entrant in enumerate(t.participants):
             r = ratings[n]
             rows.append(
                 {
-                    "name": p.name,
-                    "bot": p.bot,
-                    "account": p.account,
+                    "name": entrant.name,
+                    "bot": entrant.bot,
+                    "account": entrant.account,
                     "mu": r.mu,
                     "sigma": r.sigma,
                     "ordinal": r.ordinal(),
