@@ -7,9 +7,9 @@ import logging
 from typing import Any
 
 import redis
+from apispec import APISpec
 from flask import Flask, current_app
 from flask_smorest import Api as SmorestApi
-from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from service import hardening, observe, ratelimit, redis_conn
@@ -62,16 +62,22 @@ class Api(SmorestApi):
         }
         return problem_response(Problem(status, code, detail, headers=headers, **extra))
 
-    def _register_responses(self) -> None:
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if not (100 <= status < 200) and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, CONTENT_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, CONTENT_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+def document_problem_responses(spec: APISpec) -> None:
+    """Document flask-smorest's error responses as problem+json.
+
+    flask-smorest registers a lazy ``response`` component per HTTP status (``DEFAULT_ERROR``,
+    ``UNPROCESSABLE_ENTITY`` for ``@blp.arguments``...) typed ``application/json``; a lazy
+    registration under the same name, through apispec's public ``components.response``,
+    replaces it before any operation refers to it. Call it before registering blueprints."""
+    schema: dict[str, Any] = {"content": {CONTENT_TYPE: {"schema": ProblemSchema}}}
+    for status in http.HTTPStatus:
+        response: dict[str, Any] = {"description": status.phrase}
+        if not (100 <= status < 200) and status not in (204, 304):
+            response.update(schema)
+        spec.components.response(status.name, response, lazy=True)
+    default = {"description": "Default error response", **schema}
+    spec.components.response(Api.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
 
 
 def _flatten_locations(errors: Any) -> Any:
@@ -125,6 +131,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     observe.init_app(app)
     hardening.init_app(app)
     api = Api(app)
+    document_problem_responses(api.spec)
     api.spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "a seat or creator token"}
     )

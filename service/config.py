@@ -32,4 +32,6 @@ class Settings:
     """A bot account (and its token) is dropped after this long unused (default a year)."""
     max_wait: float = 30.0
     heartbeat: float = 15.0
+    stream_seconds: float = 3600.0
+    """An SSE stream ends after this long with a ``retry:`` hint (the client reconnects)."""
     bot_moves_per_job: int = 1000

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import lru_cache
+from typing import Any
 
 import redis
 from rq import Queue, Retry
+from rq.job import Job
 
 from service import metrics
 from service.accounts import AccountStore
@@ -53,6 +56,32 @@ BOT_RETRY = Retry(max=3)
 carries its version, so a retry after the game moved on does nothing. What still stalls is
 the sweep's (``service.sweep``)."""
 JOB_MARKER_TTL = 24 * 3600
+JOB_TIMEOUT = 300
+"""rq kills a job that runs longer (a bot job hands on after ``service.jobs.JOB_SECONDS``)."""
+RESULT_TTL = 60
+FAILURE_TTL = 7 * 24 * 3600
+"""A failed job stays in rq's failed registry a week, to be read."""
+
+
+def enqueue(
+    queue: Queue,
+    func: str,
+    *args: object,
+    retry: Retry | None = BOT_RETRY,
+    at_front: bool = False,
+    delay: float | None = None,
+) -> Job:
+    """Enqueue ``func(*args)`` with the service's timeout and TTLs; after ``delay`` seconds
+    (rq's scheduler, which every worker runs) if given."""
+    options: dict[str, Any] = {
+        "job_timeout": JOB_TIMEOUT,
+        "result_ttl": RESULT_TTL,
+        "failure_ttl": FAILURE_TTL,
+        "retry": retry,
+    }
+    if delay is not None:
+        return queue.enqueue_in(timedelta(seconds=delay), func, *args, **options)
+    return queue.enqueue(func, *args, at_front=at_front, **options)
 
 
 class RqJobs:
@@ -69,16 +98,8 @@ class RqJobs:
     def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
         """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited)."""
         for seat in seats:
-            job = self.queue.enqueue(
-                "service.jobs.play_bot",
-                game_id,
-                seat,
-                version,
-                job_timeout=300,
-                result_ttl=60,
-                failure_ttl=7 * 24 * 3600,
-                retry=BOT_RETRY,
-                at_front=at_front,
+            job = enqueue(
+                self.queue, "service.jobs.play_bot", game_id, seat, version, at_front=at_front
             )
             if self.store is not None:
                 self.store.redis.set(
@@ -90,27 +111,17 @@ class RqJobs:
         second of its deadline (``service.sweep``), whichever worker is alive."""
 
     def tournament(self, tournament_id: str) -> None:
-        self.queue.enqueue(
-            "service.jobs.tournament_tick",
-            tournament_id,
-            False,
-            job_timeout=300,
-            result_ttl=60,
-            failure_ttl=7 * 24 * 3600,
-            retry=BOT_RETRY,
-        )
+        enqueue(self.queue, "service.jobs.tournament_tick", tournament_id, False)
 
     def tournament_later(self, tournament_id: str, seconds: float) -> None:
-        from datetime import timedelta
-
-        self.queue.enqueue_in(
-            timedelta(seconds=seconds),
+        """A scheduled tick; not retried (the next one comes anyway)."""
+        enqueue(
+            self.queue,
             "service.jobs.tournament_tick",
             tournament_id,
             True,
-            job_timeout=300,
-            result_ttl=60,
-            failure_ttl=7 * 24 * 3600,
+            retry=None,
+            delay=seconds,
         )
 
 

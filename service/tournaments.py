@@ -24,14 +24,18 @@ import hashlib
 import hmac
 import itertools
 import json
+import logging
 import math
 import statistics
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
+from redis.exceptions import LockNotOwnedError
+from redis.lock import Lock
 
 from engine import dice as dice_mod
 from service.config import Settings
@@ -39,6 +43,8 @@ from service.games import GameService, lookup_game
 from service.problems import Problem
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import Conflict, GameStatus
+
+log = logging.getLogger(__name__)
 
 TICK_SECONDS = 2.0
 STALL_SECONDS = 8.0
@@ -48,6 +54,25 @@ INDEX_SIZE = 10_000
 """The newest tournaments the listing index keeps."""
 STANDINGS_EVERY = 5.0
 """While a tournament runs, its standings are recomputed at most this often (seconds)."""
+LOCK_SECONDS = 60.0
+"""A tick holds its tournament's lock at most this long (a killed worker's lock frees)."""
+
+
+@contextlib.contextmanager
+def holding(lock: Lock) -> Iterator[bool]:
+    """Whether ``lock`` was free and is now held; released after. A holder that ran past the
+    lock's timeout may find it taken by another: that lock is left to its new holder
+    (``redis.lock.Lock`` releases by token, where a plain DELETE would free it)."""
+    if not lock.acquire(blocking=False):
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        try:
+            lock.release()
+        except LockNotOwnedError:
+            log.warning("lock %s expired while held: left to its new holder", lock.name)
 
 
 @dataclass
@@ -243,12 +268,12 @@ class TournamentRunner:
         elif time.time() - float(self.redis.get(beat_key) or 0) > 5 * TICK_SECONDS:
             self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
             jobs.tournament_later(tid, TICK_SECONDS)
-        if not self.redis.set(self._key(tid, "lock"), "1", nx=True, ex=60):
-            return "busy"
-        try:
-            return self._step(self.load(tid))
-        finally:
-            self.redis.delete(self._key(tid, "lock"))
+        with holding(self.lock(tid)) as held:
+            return self._step(self.load(tid)) if held else "busy"
+
+    def lock(self, tid: str) -> Lock:
+        """The lock one tick at a time holds; it frees itself after ``LOCK_SECONDS``."""
+        return Lock(self.redis, self._key(tid, "lock"), timeout=LOCK_SECONDS, blocking=False)
 
     def _finished(self, t: Tournament) -> set[int]:
         """Indexes of the games known to be over (a game never stops being over)."""

@@ -1,14 +1,14 @@
 """The one top-level error handler: SDK failures become a readable message and an exit code.
 
-Exit codes: 0 ok, 1 any other API error, 2 usage (click's own), 3 server unreachable,
-4 not found, 5 missing or refused token, 6 conflict or stale version, 7 illegal action or
-invalid request, 8 a ``verify`` that found a mismatch, 9 server error, 10 rate limited.
+The exit codes are :class:`ExitStatus` (an ``IntEnum``, as httpie's ``ExitStatus``); they
+are documented in ``clients/README.md`` and never change meaning.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import IntEnum
 
 import click
 
@@ -26,36 +26,49 @@ from clients.sdk import (
     Unauthorized,
 )
 
-EXIT_API = 1
-EXIT_UNREACHABLE = 3
-EXIT_NOT_FOUND = 4
-EXIT_AUTH = 5
-EXIT_CONFLICT = 6
-EXIT_INVALID = 7
-EXIT_VERIFY_FAILED = 8
-EXIT_SERVER = 9
-EXIT_RATE_LIMITED = 10
-EXIT_NOT_OVER = 11
-"""``verify`` on a game still in play: nothing to check yet (the seed is not revealed)."""
 
-_EXIT_CODES: list[tuple[type[ProblemError], int]] = [
-    (NotFound, EXIT_NOT_FOUND),
-    (Unauthorized, EXIT_AUTH),
-    (Forbidden, EXIT_AUTH),
-    (Conflict, EXIT_CONFLICT),
-    (IllegalActionError, EXIT_INVALID),
-    (BadRequest, EXIT_INVALID),
-    (RateLimited, EXIT_RATE_LIMITED),
-    (ServerError, EXIT_SERVER),
+class ExitStatus(IntEnum):
+    """How ``dicehall`` exits."""
+
+    SUCCESS = 0
+    ERROR = 1
+    """Any other API error, or ``up`` failing to start or a child it could not keep up."""
+    USAGE = 2
+    """A bad command line (click's own code)."""
+    UNREACHABLE = 3
+    NOT_FOUND = 4
+    AUTH = 5
+    """A token missing or refused."""
+    CONFLICT = 6
+    """A conflict or a stale version."""
+    INVALID = 7
+    """An illegal action or an invalid request."""
+    VERIFY_FAILED = 8
+    """``verify`` found a mismatch."""
+    SERVER_ERROR = 9
+    RATE_LIMITED = 10
+    NOT_OVER = 11
+    """``verify`` on a game still in play: nothing to check yet (the seed is not revealed)."""
+
+
+_EXIT_CODES: list[tuple[type[ProblemError], ExitStatus]] = [
+    (NotFound, ExitStatus.NOT_FOUND),
+    (Unauthorized, ExitStatus.AUTH),
+    (Forbidden, ExitStatus.AUTH),
+    (Conflict, ExitStatus.CONFLICT),
+    (IllegalActionError, ExitStatus.INVALID),
+    (BadRequest, ExitStatus.INVALID),
+    (RateLimited, ExitStatus.RATE_LIMITED),
+    (ServerError, ExitStatus.SERVER_ERROR),
 ]
 
 
-def exit_code_for(error: ProblemError) -> int:
+def exit_code_for(error: ProblemError) -> ExitStatus:
     """The exit code of an API error."""
     for kind, code in _EXIT_CODES:
         if isinstance(error, kind):
             return code
-    return EXIT_API
+    return ExitStatus.ERROR
 
 
 def problem_message(error: ProblemError) -> str:
@@ -82,7 +95,7 @@ def handled_errors() -> Iterator[None]:
             "Is it running? Start one with [bold]dicehall up[/] or pass --server.",
             markup=True,
         )
-        raise click.exceptions.Exit(EXIT_UNREACHABLE) from error
+        raise click.exceptions.Exit(ExitStatus.UNREACHABLE) from error
     except ProblemError as error:
         err_console.print(problem_message(error))
         raise click.exceptions.Exit(exit_code_for(error)) from error

@@ -1,13 +1,16 @@
 """The HTTP client: one method per resource of the API (``docs/API.md``), nothing more.
 
-Retries are safe by construction: a request is retried (connection errors, 5xx, 429) only
-when repeating it cannot change anything twice, that is for ``GET`` and for ``POST`` requests
-that carry an ``Idempotency-Key`` (the server answers a repeated key with the stored first
-answer). :meth:`Client.act` always sends a fresh key and reuses it on its own retries.
+Retries are safe by construction: a request is retried (connection errors, a cut answer,
+429 and 500/502/503/504) only when repeating it cannot change anything twice, that is for
+``GET`` and for ``POST`` requests that carry an ``Idempotency-Key`` (the server answers a
+repeated key with the stored first answer). :meth:`Client.act` always sends a fresh key and
+reuses it on its own retries. The retrying is urllib3's :class:`~urllib3.util.Retry`
+(backoff, ``Retry-After``), mounted on the session through :class:`SafeRetryAdapter`.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -15,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.exceptions import MaxRetryError, ProtocolError
+from urllib3.util import Retry
 
 from clients.sdk.errors import (
     ProblemError,
     RateLimited,
-    ServerError,
     TransportError,
     problem_from_response,
 )
@@ -30,8 +35,12 @@ NETWORK_ERRORS = (
     requests.ConnectionError,
     requests.Timeout,
     requests.exceptions.ChunkedEncodingError,
+    requests.exceptions.RetryError,
 )
 """Failures with no (complete) HTTP answer: refused, reset, timed out, cut mid-body."""
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+"""Answers after which a safe request is sent again (the server's Retry-After is waited)."""
+SAFE_METHODS = frozenset({"GET", "HEAD"})
 Json = dict[str, Any]
 
 
@@ -39,9 +48,9 @@ Json = dict[str, Any]
 class RetryPolicy:
     """How often and how patiently safe requests are retried.
 
-    ``attempts`` counts the first try; the wait before retry ``i`` (1-based) is
-    ``backoff * 2**(i-1)`` capped at ``max_backoff``, or the server's ``Retry-After`` for a
-    429 (capped at ``max_retry_after``).
+    ``attempts`` counts the first try; the first retry goes at once, retry ``i`` (1-based)
+    after ``backoff * 2**(i-1)`` capped at ``max_backoff`` (urllib3's backoff), or after the
+    server's ``Retry-After`` (capped at ``max_retry_after``, rounded up to whole seconds).
     """
 
     attempts: int = 4
@@ -49,14 +58,79 @@ class RetryPolicy:
     max_backoff: float = 3.0
     max_retry_after: float = 30.0
 
+    def urllib3_retry(self) -> Retry:
+        """The policy as urllib3's Retry, for keyed POSTs and GETs (the adapter sends every
+        other request with :meth:`connect_only`)."""
+        return Retry(
+            total=self.attempts - 1,
+            backoff_factor=self.backoff,
+            backoff_max=self.max_backoff,
+            status_forcelist=RETRY_STATUSES,
+            allowed_methods=SAFE_METHODS | {"POST"},
+            respect_retry_after_header=True,
+            retry_after_max=math.ceil(self.max_retry_after),
+            raise_on_status=False,
+        )
+
+    def connect_only(self) -> Retry:
+        """Retries of a request that is not safe to repeat: only when it was never sent (the
+        connection was refused), never after a reply or a drop."""
+        return self.urllib3_retry().new(read=False, status=0, other=0, allowed_methods=SAFE_METHODS)
+
     def delay(self, attempt: int, error: Exception | None = None) -> float:
+        """The wait before reopening a stream for the ``attempt``-th time (``_stream``)."""
         if isinstance(error, RateLimited) and error.retry_after is not None:
             return min(error.retry_after, self.max_retry_after)
         return min(self.backoff * 2 ** (attempt - 1), self.max_backoff)
 
 
-def _is_retryable(error: Exception) -> bool:
-    return isinstance(error, TransportError | ServerError | RateLimited)
+def is_safe(request: requests.PreparedRequest) -> bool:
+    """Whether sending ``request`` twice cannot do anything twice."""
+    return request.method in SAFE_METHODS or "Idempotency-Key" in request.headers
+
+
+class SafeRetryAdapter(HTTPAdapter):
+    """requests' HTTPAdapter retrying with the policy's urllib3 Retry what is safe to repeat
+    (:func:`is_safe`); anything else is retried only if it was never sent."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        super().__init__(max_retries=policy.urllib3_retry())
+        self.policy = policy
+        self._once = HTTPAdapter(max_retries=policy.connect_only())
+
+    def send(
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        verify: bool | str = True,
+        cert: Any = None,
+        proxies: Mapping[str, str] | None = None,
+    ) -> requests.Response:
+        if not is_safe(request):
+            return self._once.send(request, stream, timeout, verify, cert, proxies)
+        retries: Retry = self.max_retries
+        while True:
+            response = super().send(request, stream, timeout, verify, cert, proxies)
+            if stream:
+                return response
+            # urllib3 hands the body over unread: a body cut short is retried here, counted
+            # and spaced by the same Retry.
+            try:
+                response.content  # noqa: B018
+                return response
+            except requests.exceptions.ChunkedEncodingError as cut:
+                try:
+                    retries = retries.increment(
+                        request.method, request.url, error=ProtocolError(str(cut))
+                    )
+                except MaxRetryError:
+                    raise cut from None
+                retries.sleep()
+
+    def close(self) -> None:
+        super().close()
+        self._once.close()
 
 
 def if_match_header(version: int | str) -> str:
@@ -88,6 +162,10 @@ class Client:
         self.retry = retry or RetryPolicy()
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", USER_AGENT)
+        prefix = f"{self.base_url}/"
+        mounted = self.session.adapters.get(prefix)
+        if not (isinstance(mounted, SafeRetryAdapter) and mounted.policy == self.retry):
+            self.session.mount(prefix, SafeRetryAdapter(self.retry))
 
     def with_token(self, token: str | None) -> Client:
         """The same server (and connection pool) seen with another token."""
@@ -143,19 +221,9 @@ class Client:
         headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
     ) -> requests.Response:
-        """Send a request, retrying it only when that is safe (GET, or an Idempotency-Key)."""
-        safe = method.upper() == "GET" or "Idempotency-Key" in (headers or {})
-        attempt = 1
-        while True:
-            try:
-                return self._send(
-                    method, path, params=params, json=json, headers=headers, timeout=timeout
-                )
-            except (TransportError, ProblemError) as error:
-                if not (safe and _is_retryable(error) and attempt < self.retry.attempts):
-                    raise
-                time.sleep(self.retry.delay(attempt, error))
-                attempt += 1
+        """Send a request; the session's :class:`SafeRetryAdapter` retries it only when that
+        is safe (GET, or an Idempotency-Key)."""
+        return self._send(method, path, params=params, json=json, headers=headers, timeout=timeout)
 
     def _json(self, method: str, path: str, **kwargs: Any) -> Any:
         return self.request(method, path, **kwargs).json()
@@ -381,7 +449,7 @@ class Client:
             except NETWORK_ERRORS as exc:
                 error: Exception = TransportError("GET", url, exc)
             except ProblemError as exc:
-                if not _is_retryable(exc):
+                if exc.status not in RETRY_STATUSES:
                     raise
                 error = exc
             else:

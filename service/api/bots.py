@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -15,9 +13,10 @@ from service import tokens
 from service.accounts import Account
 from service.api import BEARER, NO_TOKEN, operation, problems
 from service.api.events import feed_detail
+from service.api.sse import sse_response
 from service.briefing import Detail
 from service.context import bearer_token, game_service
-from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
+from service.lifecycle import WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import (
     AccountSchema,
@@ -137,26 +136,9 @@ class FeedStream(MethodView):
         detail = feed_detail()
         pending = game_service().pending_for(account.id, detail)
 
-        def generate() -> Iterator[str]:
-            cursor = last
-            yield "retry: 2000\n\n"
-            yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
-            started = time.monotonic()
-            while True:
-                events, cursor = read_feed(account.id, cursor, heartbeat, detail)
-                if not events:
-                    yield ": heartbeat\n\n"
-                for event in events:
-                    data = json.dumps(event)
-                    yield f"id: {event['id']}\nevent: {event['type']}\ndata: {data}\n\n"
-                if once or time.monotonic() - started > 3600:
-                    return
-                if draining():
-                    yield DRAIN_HINT
-                    return
-
-        return Response(
-            stream_with_context(generate()),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        return sse_response(
+            lambda cursor: read_feed(account.id, cursor, heartbeat, detail),
+            last,
+            pending,
+            once=once,
         )

@@ -40,7 +40,7 @@ def rules_text(game: Game) -> str | None:
 
 def describe(game: Game) -> dict[str, Any]:
     """A game as the catalogue shows it."""
-    converter = current_app.extensions["dicehall.api"].spec.plugins[1].converter
+    converter = current_app.extensions["dicehall.api"].ma_plugin.converter
     return {
         "name": game.name,
         "title": game.title,

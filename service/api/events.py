@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, jsonify, request, stream_with_context
+from flask import Response, current_app, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.announce import visible
 from service.api import component, operation, problems
+from service.api.sse import sse_response
 from service.briefing import DETAILS, Detail
 from service.context import bearer_token, game_service
 from service.games import GameService
-from service.lifecycle import DRAIN_HINT, WAIT_SLICE, draining
+from service.lifecycle import WAIT_SLICE, draining
 from service.problems import Problem
 from service.schemas import EventsQuerySchema, EventsSchema, is_cursor
 from service.store import GameStatus
@@ -153,31 +152,12 @@ class EventStream(MethodView):
         pending = service.owed(record, caller.seat, detail)
         over = record.status is GameStatus.OVER
 
-        def generate() -> Iterator[str]:
-            cursor = last
-            yield "retry: 2000\n\n"
-            yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
-            while True:
-                events, cursor = _read(
-                    service, game_id, caller.seat, cursor, 0 if over else heartbeat, detail
-                )
-                if not events and over:
-                    return
-                if not events:
-                    yield ": heartbeat\n\n"
-                for event in events:
-                    data = json.dumps(event)
-                    yield f"id: {event['id']}\nevent: {event['type']}\ndata: {data}\n\n"
-                    if event["type"] == "game_over":
-                        return
-                if once:
-                    return
-                if draining():
-                    yield DRAIN_HINT
-                    return
-
-        return Response(
-            stream_with_context(generate()),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        wait = 0 if over else heartbeat
+        return sse_response(
+            lambda cursor: _read(service, game_id, caller.seat, cursor, wait, detail),
+            last,
+            pending,
+            once=once,
+            done_when_idle=over,
+            done_after=lambda event: event["type"] == "game_over",
         )

@@ -17,13 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from clients.cli.errors import (
-    EXIT_AUTH,
-    EXIT_INVALID,
-    EXIT_NOT_FOUND,
-    EXIT_NOT_OVER,
-    EXIT_UNREACHABLE,
-)
+from clients.cli.errors import ExitStatus
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
 from tests.conftest import wait_until
@@ -127,7 +121,7 @@ def test_new_prints_a_token_table_for_people(live_server: str) -> None:
 
 def test_unknown_game_exits_not_found_with_the_problem(live_server: str) -> None:
     result = dicehall(live_server, "new", "no-such-game", "--bots", "1")
-    assert result.exit_code == EXIT_NOT_FOUND
+    assert result.exit_code == ExitStatus.NOT_FOUND
     assert "unknown_game" in result.stderr
     assert result.stdout == ""
 
@@ -136,20 +130,20 @@ def test_invalid_options_exit_invalid_and_name_the_field(live_server: str) -> No
     result = dicehall(
         live_server, "new", "toy", "--bots", "1", "--bot", "random", "--option", "rounds=99"
     )
-    assert result.exit_code == EXIT_INVALID
+    assert result.exit_code == ExitStatus.INVALID
     assert "invalid_options" in result.stderr
     assert "rounds" in result.stderr
 
 
 def test_malformed_option_is_a_usage_error(live_server: str) -> None:
     result = dicehall(live_server, "new", "toy", "--option", "rounds")
-    assert result.exit_code == 2
+    assert result.exit_code == ExitStatus.USAGE
     assert "KEY=VALUE" in result.output
 
 
 def test_unreachable_server_exits_unreachable() -> None:
     result = dicehall("http://127.0.0.1:9", "games")
-    assert result.exit_code == EXIT_UNREACHABLE
+    assert result.exit_code == ExitStatus.UNREACHABLE
     assert "Cannot reach the server" in result.stderr
 
 
@@ -189,11 +183,11 @@ def test_play_quits_on_q_leaving_the_game_open(live_server: str) -> None:
 def test_verify_on_a_game_not_over_says_so_with_its_own_exit_code(live_server: str) -> None:
     made = json.loads(dicehall(live_server, "new", "toy", "--humans", "2", "--json").stdout)
     result = dicehall(live_server, "verify", made["id"])
-    assert result.exit_code == EXIT_NOT_OVER, result.output
+    assert result.exit_code == ExitStatus.NOT_OVER, result.output
     assert "NOT OVER" in result.output and "MISMATCH" not in result.output
     assert "verify it then" in result.output
     as_json = dicehall(live_server, "verify", made["id"], "--json")
-    assert as_json.exit_code == EXIT_NOT_OVER
+    assert as_json.exit_code == ExitStatus.NOT_OVER
     assert json.loads(as_json.stdout) == {
         "game_id": made["id"],
         "ok": False,
@@ -359,7 +353,7 @@ def test_the_invites_of_new_are_commands_that_take_the_seats(live_server: str) -
 
 def test_play_without_a_game_is_a_usage_error(live_server: str) -> None:
     result = dicehall(live_server, "play", "--bots", "1")
-    assert result.exit_code == 2
+    assert result.exit_code == ExitStatus.USAGE
     assert "--join GAME_ID" in result.output
 
 
@@ -495,7 +489,7 @@ def test_play_join_waits_for_the_other_human_to_join(live_server: str) -> None:
 def test_a_wrong_token_exits_auth(live_server: str) -> None:
     created = Client(live_server).create_game("toy", [{"kind": "human"}, {"kind": "human"}])
     result = dicehall(live_server, "play", "--join", created["id"], "--token", "seat_bogus")
-    assert result.exit_code == EXIT_AUTH
+    assert result.exit_code == ExitStatus.AUTH
     assert "unauthorized" in result.stderr
 
 

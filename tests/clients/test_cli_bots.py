@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from clients.cli.errors import ExitStatus
 from clients.cli.main import cli
 from clients.sdk import Client
 from clients.strategies import load_strategy, pick
@@ -81,10 +82,10 @@ def test_bot_run_stops_when_idle(live_server: str) -> None:
 
 
 def test_bot_run_needs_a_token_and_a_valid_strategy(live_server: str) -> None:
-    assert dicehall(live_server, "bot", "run").exit_code == 2
+    assert dicehall(live_server, "bot", "run").exit_code == ExitStatus.USAGE
     _, token = register(live_server, "badbot")
     result = dicehall(live_server, "bot", "run", "--token", token, "--strategy", "nomodule")
-    assert result.exit_code == 2
+    assert result.exit_code == ExitStatus.USAGE
     assert "module:function" in result.output
 
 
@@ -141,7 +142,7 @@ def test_tournament_start_follows_to_the_standings_and_show_lists_games(
 
 def test_tournament_needs_two_entrants(live_server: str) -> None:
     result = dicehall(live_server, "tournament", "start", "toy", "--bot", "random")
-    assert result.exit_code == 2
+    assert result.exit_code == ExitStatus.USAGE
     assert "two entrants" in result.output
 
 

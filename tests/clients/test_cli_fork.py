@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from clients.cli.errors import ExitStatus
 from clients.sdk import Client
 from tests.clients.test_cli import dicehall, wait_over
 
@@ -45,5 +46,5 @@ def test_a_bot_fork_plays_to_the_end_and_verifies_on_this_machine(live_server: s
 def test_fork_refuses_more_bots_than_seats(live_server: str) -> None:
     origin = finished_game(Client(live_server))
     result = dicehall(live_server, "fork", origin["id"], "--at", "1", "--bots", "3")
-    assert result.exit_code == 2
+    assert result.exit_code == ExitStatus.USAGE
     assert "has 2 seats" in result.output

@@ -136,3 +136,31 @@ def test_stream_events_reconnects_after_a_cut_stream(peer: Peer, sdk: Client) ->
     peer.answer(cut, last)
     assert [e.id for e in sdk.stream_events("g1")] == ["1-0", "2-0"]
     assert peer.received[1].headers["last-event-id"] == "1-0"
+
+
+def test_act_after_contention_waits_retry_after_and_keeps_its_key(peer: Peer, sdk: Client) -> None:
+    contention = problem(503, "contention", "too many simultaneous writes; retry shortly")
+    contention.headers["Retry-After"] = "1"
+    peer.answer(contention, OK_MOVE)
+    started = time.monotonic()
+    assert sdk.act("g1", {"type": "stop"}, if_match=3)["version"] == 4
+    assert time.monotonic() - started >= 1.0, "the retry waited the server's Retry-After"
+    first, second = peer.received
+    assert first.method == second.method == "POST"
+    assert uuid.UUID(first.headers["idempotency-key"]).version == 4
+    assert second.headers["idempotency-key"] == first.headers["idempotency-key"]
+    assert second.headers["if-match"] == first.headers["if-match"] == '"3"'
+    assert second.body == first.body == {"action": {"type": "stop"}}
+
+
+def test_post_without_idempotency_key_is_not_retried_after_a_rate_limit(
+    peer: Peer, sdk: Client
+) -> None:
+    peer.answer(
+        Answer(429, {"code": "rate_limited", "detail": "slow"}, {"Retry-After": "1"}),
+        Answer(201, {"id": "g2"}),
+    )
+    with pytest.raises(RateLimited) as caught:
+        sdk.create_game("toy", [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    assert caught.value.retry_after == 1.0
+    assert len(peer.received) == 1

@@ -108,7 +108,7 @@ def test_a_game_still_running_is_not_verified(finished: dict[str, Any]) -> None:
 def test_verify_command_says_a_game_not_over_cannot_be_verified_yet(live_server: str) -> None:
     from click.testing import CliRunner
 
-    from clients.cli.errors import EXIT_NOT_OVER
+    from clients.cli.errors import ExitStatus
     from clients.cli.main import cli
 
     hall = Client(live_server)
@@ -116,7 +116,7 @@ def test_verify_command_says_a_game_not_over_cannot_be_verified_yet(live_server:
     result = CliRunner().invoke(
         cli, ["verify", created["id"], "--server", live_server], env={"COLUMNS": "200"}
     )
-    assert result.exit_code == EXIT_NOT_OVER
+    assert result.exit_code == ExitStatus.NOT_OVER
     assert "NOT OVER" in result.output and "MISMATCH" not in result.output
 
 

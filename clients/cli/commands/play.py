@@ -14,6 +14,7 @@ import click
 from rich.rule import Rule
 
 from clients.cli.console import console
+from clients.cli.errors import ExitStatus
 from clients.cli.menu import Menu, page_size
 from clients.cli.options import option_pairs, parse_options, pass_client, seed_option, wait_option
 from clients.cli.render import (
@@ -43,7 +44,7 @@ def read_choice(items: list[dict[str, Any]], board_rows: int, resume: str) -> in
         answer = menu.answer(click.prompt(CHOOSE, default="", show_default=False, type=str))
         if answer == "quit":
             console.print(f"left the table; come back with [bold]{resume}[/]", soft_wrap=True)
-            raise click.exceptions.Exit(0)
+            raise click.exceptions.Exit(ExitStatus.SUCCESS)
         if isinstance(answer, int):
             return answer
         if isinstance(answer, str):

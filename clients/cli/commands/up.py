@@ -30,6 +30,7 @@ import click
 from clients.cli.children import Child, stop_all
 from clients.cli.console import console, err_console
 from clients.cli.embedded_redis import DataDirBusy, EmbeddedRedis
+from clients.cli.errors import ExitStatus
 from clients.sdk import Client, DicehallError, RetryPolicy
 
 APP = "service.app:create_app()"
@@ -175,7 +176,7 @@ def up(
     """Run Redis, the API and the bot workers here until Ctrl-C."""
     if port_taken(host, port):
         err_console.print(f"[bold red]{port_message(host, port)}[/]", soft_wrap=True)
-        raise click.exceptions.Exit(1)
+        raise click.exceptions.Exit(ExitStatus.ERROR)
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     embedded: EmbeddedRedis | None = None
     store: list[Child] = []
@@ -226,7 +227,7 @@ def up(
         console.print("dicehall stopped")
     if failure:
         err_console.print(f"[bold red]{failure}[/]", soft_wrap=True)
-        raise click.exceptions.Exit(1)
+        raise click.exceptions.Exit(ExitStatus.ERROR)
 
 
 def start_embedded(embedded: EmbeddedRedis) -> Child:

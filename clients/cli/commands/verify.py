@@ -14,7 +14,7 @@ import click
 from rich.table import Table
 
 from clients.cli.console import console
-from clients.cli.errors import EXIT_NOT_OVER, EXIT_VERIFY_FAILED
+from clients.cli.errors import ExitStatus
 from clients.cli.options import pass_client
 from clients.sdk import Client
 
@@ -42,7 +42,7 @@ def _fork_start(client: Client, summary: dict[str, Any]) -> Any:
 
 
 def not_over(game_id: str, summary: dict[str, Any], as_json: bool) -> None:
-    """Say that a game still in play cannot be verified yet; exit 11."""
+    """Say that a game still in play cannot be verified yet; exit ``ExitStatus.NOT_OVER``."""
     status = summary.get("status")
     if as_json:
         click.echo(json.dumps({"game_id": game_id, "ok": False, "over": False, "status": status}))
@@ -51,7 +51,7 @@ def not_over(game_id: str, summary: dict[str, Any], as_json: bool) -> None:
             f"[bold yellow]NOT OVER[/]: game {game_id} is {status} (version "
             f"{summary.get('version')}); its seed is revealed when it ends, verify it then."
         )
-    raise click.exceptions.Exit(EXIT_NOT_OVER)
+    raise click.exceptions.Exit(ExitStatus.NOT_OVER)
 
 
 @click.command()
@@ -104,7 +104,7 @@ def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: 
         checks = [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in audit.checks]
         click.echo(json.dumps({"game_id": game_id, "ok": audit.ok, "checks": checks}))
         if not audit.ok:
-            raise click.exceptions.Exit(EXIT_VERIFY_FAILED)
+            raise click.exceptions.Exit(ExitStatus.VERIFY_FAILED)
         return
 
     table = Table(title=f"verify {summary.get('game')} {game_id}", header_style="bold")
@@ -122,4 +122,4 @@ def verify(client: Client, game_id: str, seat_tokens: tuple[str, ...], as_json: 
         )
         return
     console.print("[bold red]MISMATCH[/]: this game does not check out (see the NO lines).")
-    raise click.exceptions.Exit(EXIT_VERIFY_FAILED)
+    raise click.exceptions.Exit(ExitStatus.VERIFY_FAILED)

@@ -1,0 +1,58 @@
+"""The one SSE generator behind both feeds: its first lines, its end, its time cap."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from service.api.sse import FIRST_LINES, TIME_UP_HINT
+from service.lifecycle import DRAIN_HINT
+from tests.service.test_api_basics import auth, create_toy, join_all, play_toy_to_end
+
+
+@pytest.fixture()
+def short_client(redis_client):
+    """A client of an app whose streams run one heartbeat (0.05 s) and then reach their cap."""
+    from service.app import create_app
+    from service.config import Settings
+
+    settings = Settings(redis_url=os.environ["REDIS_URL"], heartbeat=0.05, stream_seconds=0)
+    return create_app({"TESTING": True, "DICEHALL": settings}).test_client()
+
+
+def chunks(reply) -> list[str]:
+    assert reply.status_code == 200, reply.get_data(as_text=True)
+    assert reply.mimetype == "text/event-stream"
+    return [f"{chunk}\n\n" for chunk in reply.get_data(as_text=True).split("\n\n") if chunk]
+
+
+def test_bot_feed_stream_reaching_its_cap_ends_with_a_retry_hint(short_client):
+    bot = short_client.post("/v1/bots", json={"name": "capped", "owner": "me@example.org"})
+    lines = chunks(
+        short_client.get("/v1/bots/me/feed/stream", headers=auth(bot.get_json()["token"]))
+    )
+    assert lines == [FIRST_LINES, "event: pending\ndata: []\n\n", ": heartbeat\n\n", TIME_UP_HINT]
+    assert TIME_UP_HINT.startswith("retry: ") and TIME_UP_HINT != DRAIN_HINT
+
+
+def test_game_event_stream_reaching_its_cap_ends_with_a_retry_hint(short_client):
+    game = create_toy(short_client)
+    tokens = join_all(short_client, game)
+    lines = chunks(
+        short_client.get(f"/v1/games/{game['id']}/events/stream", headers=auth(tokens[0]))
+    )
+    assert lines[0] == FIRST_LINES and lines[1].startswith("event: pending\n")
+    assert any(line.startswith("id: ") for line in lines), "the events so far come first"
+    assert lines[-1] == TIME_UP_HINT
+
+
+def test_stream_of_a_finished_game_ends_after_its_events_without_a_hint(short_client):
+    game = create_toy(short_client)
+    tokens = join_all(short_client, game)
+    play_toy_to_end(short_client, game["id"], tokens)
+    lines = chunks(
+        short_client.get(f"/v1/games/{game['id']}/events/stream", headers=auth(tokens[0]))
+    )
+    assert "event: game_over\n" in lines[-1]
+    assert TIME_UP_HINT not in lines and ": heartbeat\n\n" not in lines
