@@ -2,6 +2,8 @@
 
     python bench/search.py speed [--seconds 3]
     python bench/search.py solo --game carcassonne --games 200 [--iterations 200 | --budget-ms 100]
+        [--log FILE]
+    python bench/search.py summary --game carcassonne --log FILE [--iterations 200]
     python bench/search.py tournament --game kingdice --seats 2 --rounds 40 [--iterations 48]
 
 ``speed``: steps per second per game on the checked path (``apply`` with verifiable ``Dice``,
@@ -19,11 +21,14 @@ openskill Plackett-Luce as the service does (``mu +- 2 sigma``, ordinal ``mu - 3
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -37,6 +42,9 @@ from engine.games import LISTED, get_game
 from engine.search import FastDice, fast_step
 from engine.simulate import play
 from service.tournaments import Participant, Tournament, schedule
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.engine.burgundy_reference import ReferenceHeuristic
 
 SOLO = {
     "carcassonne": ({}, lambda result: result.detail["solo_turns"], "turns to 42"),
@@ -54,10 +62,10 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 
 
 # --- speed ------------------------------------------------------------------------------
-def steps_per_second(game: Game, mode: str, seconds: float) -> float:
+def steps_per_second(game: Game, mode: str, seconds: float, heuristic: Bot | None = None) -> float:
     """Steps/s over seeded games for one mode: checked, fast or guided (see module doc)."""
     seats = SPEED_SEATS[game.name]
-    heuristic = game.bots["heuristic"]()
+    heuristic = heuristic or game.bots["heuristic"]()
     rng = random.Random(0)
     steps, n = 0, 0
     start = time.process_time()
@@ -69,7 +77,9 @@ def steps_per_second(game: Game, mode: str, seconds: float) -> float:
         while game.result(state) is None and time.process_time() - start < seconds:
             seat = min(game.to_act(state))
             legal = game.legal_actions(state, seat)
-            if mode == "guided":
+            if mode == "guided" and legal[0]["type"] == "pick_castle":
+                action = legal[0]  # the reference heuristic covers round decisions only
+            elif mode == "guided":
                 action = heuristic.choose(game.view(state, seat), legal, rng)
             else:
                 action = rng.choice(legal)
@@ -95,13 +105,68 @@ def speed(console: Console, seconds: float) -> None:
         )
     console.print(table)
     console.print("baseline: the checked path, measured in the same run")
+    burgundy_heuristic(console, seconds)
+
+
+def recorded_decisions(game: Game, count: int) -> list[tuple[Any, list[Any]]]:
+    """Round decisions (view, legal actions) of seeded Burgundy games of 1 to 4 seats."""
+    heuristic = game.bots["heuristic"]()
+    found: list[tuple[Any, list[Any]]] = []
+    n = 0
+    while len(found) < count:
+        seats = 1 + n % 4
+        options = {"variant": "solo"} if seats == 1 else {}
+        dice = Dice(f"evaluation-{n}")
+        n += 1
+        state = game.setup(seats, game.validate_options(seats, options), dice)
+        while game.result(state) is None:
+            seat = min(game.to_act(state))
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            if legal[0]["type"] != "pick_castle":
+                found.append((view, legal))
+            game.apply(state, seat, heuristic.choose(view, legal, random.Random(n)), dice)
+    return found[:count]
+
+
+def decisions_per_second(bot: Bot, decisions: list[tuple[Any, list[Any]]], seconds: float) -> float:
+    """How many of ``decisions`` ``bot`` makes per CPU second (cycling through them)."""
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for view, legal in decisions:
+            bot.choose(view, legal, random.Random(done))
+            done += 1
+    return done / (time.process_time() - start)
+
+
+def burgundy_heuristic(console: Console, seconds: float) -> None:
+    """The Burgundy heuristic against the reference (its first, whole-sheet version)."""
+    game = get_game("burgundy")
+    decisions = recorded_decisions(game, 600)
+    table = Table(title="Burgundy heuristic: fast evaluation against the reference")
+    for column in ("measure", "reference", "fast", "x"):
+        table.add_column(column, justify="right")
+    for measure, rate in (
+        (
+            "decisions/s (600 recorded, 1-4 seats)",
+            lambda b: decisions_per_second(b, decisions, seconds),
+        ),
+        (
+            "guided steps/s (2 seats, fast path)",
+            lambda b: steps_per_second(game, "guided", seconds, b),
+        ),
+    ):
+        reference, fast = rate(ReferenceHeuristic()), rate(game.bots["heuristic"]())
+        table.add_row(measure, f"{reference:,.0f}", f"{fast:,.0f}", f"{fast / reference:.1f}")
+    console.print(table)
 
 
 # --- solo -------------------------------------------------------------------------------
 def search_bot(game: Game, args: argparse.Namespace) -> Bot:
+    make: Any = game.bots["search"]  # a search factory takes its budget
     if args.iterations:
-        return game.bots["search"](iterations=args.iterations)
-    return game.bots["search"](budget_ms=args.budget_ms)
+        return make(iterations=args.iterations)
+    return make(budget_ms=args.budget_ms)
 
 
 def solo(console: Console, args: argparse.Namespace) -> None:
@@ -119,8 +184,24 @@ def solo(console: Console, args: argparse.Namespace) -> None:
             searched = play(game, [search_bot(game, args)], seed, options, bot_seed=n)
             times.append((time.process_time() - start) / max(1, len(searched.moves)))
             found["search"].append(measure(searched.result))
+            if args.log:
+                with open(args.log, "a") as log:
+                    row = {"seed": seed, "heuristic": found["heuristic"][-1]}
+                    log.write(json.dumps({**row, "search": found["search"][-1]}) + "\n")
             progress.advance(task)
-    table = Table(title=f"{args.game} solo, {args.games} seeds, {unit} ({budget_text(args)})")
+    report_solo(console, args, found, times, unit)
+
+
+def report_solo(
+    console: Console,
+    args: argparse.Namespace,
+    found: dict[str, list[float]],
+    times: list[float],
+    unit: str,
+) -> None:
+    """The solo table: each bot's mean with its 95% CI, and the paired difference."""
+    games = len(found["search"])
+    table = Table(title=f"{args.game} solo, {games} seeds, {unit} ({budget_text(args)})")
     for column in ("bot", "mean", "95% CI", "median"):
         table.add_column(column, justify="right")
     for name, values in found.items():
@@ -138,9 +219,20 @@ def solo(console: Console, args: argparse.Namespace) -> None:
     worse = sum(1 for d in diff if (d > 0 if args.game == "carcassonne" else d < 0))
     console.print(
         f"search - heuristic: {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f}); "
-        f"search better on {better} seeds, worse on {worse}; "
-        f"{statistics.fmean(times) * 1000:.0f} ms CPU per step of the search game"
+        f"search better on {better} seeds, worse on {worse}"
+        + (f"; {statistics.fmean(times) * 1000:.0f} ms CPU per step" if times else "")
     )
+
+
+def summary(console: Console, args: argparse.Namespace) -> None:
+    """The solo table from a ``--log`` file (a run stopped early, or runs combined)."""
+    found: dict[str, list[float]] = {"heuristic": [], "search": []}
+    with open(args.log) as log:
+        rows = {row["seed"]: row for row in map(json.loads, log)}
+    for row in rows.values():
+        for name in found:
+            found[name].append(row[name])
+    report_solo(console, args, found, [], SOLO[args.game][2])
 
 
 def budget_text(args: argparse.Namespace) -> str:
@@ -217,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["speed", "solo", "tournament"])
+    parser.add_argument("what", choices=["speed", "solo", "summary", "tournament"])
     parser.add_argument("--game", default="carcassonne", choices=LISTED)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="first seed number (solo)")
@@ -226,12 +318,15 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser.add_argument("--iterations", type=int, default=0)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--seconds", type=float, default=3.0, help="per cell (speed)")
+    parser.add_argument("--log", help="append each solo seed's figures to this file (JSON lines)")
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "speed":
         speed(console, args.seconds)
     elif args.what == "solo":
         solo(console, args)
+    elif args.what == "summary":
+        summary(console, args)
     else:
         tournament(console, args)
 

@@ -60,7 +60,7 @@ def parse_bot(game: Game, spec: str) -> tuple[str, Callable[[], Bot]]:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"{pair!r} in {spec!r} is not key=value")
-        options[key] = _number(raw)
+        options[key] = parse_value(raw)
     if ":" in head:
         module_name, _, attribute = head.partition(":")
         try:
@@ -81,7 +81,8 @@ def parse_bot(game: Game, spec: str) -> tuple[str, Callable[[], Bot]]:
     return spec, lambda: factory(**options)
 
 
-def _number(raw: str) -> Any:
+def parse_value(raw: str) -> Any:
+    """A bot option value: an int, else a float, else the text."""
     for kind in (int, float):
         try:
             return kind(raw)
@@ -106,6 +107,61 @@ class Pair:
     games: int
 
 
+Deal = Callable[[list[list[int]], str], list[Result]]
+"""Plays one deal: the seatings (per seat 0 for A, 1 for B; solo ``[[0], [1]]``) on the
+deal's ``seed``; returns a result per seating, in order. :func:`local_deal` plays bundled
+and ``module:Class`` bots in this process; ``dicehall match --via`` plays through a service."""
+
+
+def local_deal(
+    game: Game, bots: tuple[Callable[[], Bot], Callable[[], Bot]], options: dict[str, Any]
+) -> Deal:
+    """A :data:`Deal` that plays ``bots`` in this process (their randomness seeded from the
+    deal's seed and the seating's place)."""
+
+    def deal(seatings: list[list[int]], seed: str) -> list[Result]:
+        labels = ["a", "b"] if len(seatings[0]) == 1 else [str(n) for n in range(len(seatings))]
+        return [
+            play(
+                game, [bots[o]() for o in owners], seed, options, bot_seed=f"{seed}:{label}"
+            ).result
+            for owners, label in zip(seatings, labels, strict=True)
+        ]
+
+    return deal
+
+
+def seatings(seats: int) -> list[list[int]]:
+    """A pair's games: who sits where (0: A, 1: B), the seats rotated (solo: each alone)."""
+    if seats == 1:
+        return [[0], [1]]
+    base = [n % 2 for n in range(seats)]  # A takes the even seats of the first rotation
+    return [base[turn:] + base[:turn] for turn in range(seats)]
+
+
+def score_pair(seed: str, tables: list[list[int]], results: list[Result]) -> Pair:
+    """A's share and score margin over the games of one deal."""
+    if len(tables[0]) == 1:
+        ma, mb = measure(results[0], 0), measure(results[1], 0)
+        return Pair(seed, 1.0 if ma > mb else 0.5 if ma == mb else 0.0, ma - mb, 2)
+    shares, margins = [], []
+    for owners, result in zip(tables, results, strict=True):
+        ranks = result.ranks
+        a_seats = [s for s, o in enumerate(owners) if o == 0]
+        b_seats = [s for s, o in enumerate(owners) if o == 1]
+        meetings = [
+            1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+            for a in a_seats
+            for b in b_seats
+        ]
+        shares.append(statistics.fmean(meetings))
+        margins.append(
+            statistics.fmean(measure(result, s) for s in a_seats)
+            - statistics.fmean(measure(result, s) for s in b_seats)
+        )
+    return Pair(seed, statistics.fmean(shares), statistics.fmean(margins), len(tables))
+
+
 def play_pair(
     game: Game,
     bots: tuple[Callable[[], Bot], Callable[[], Bot]],
@@ -114,30 +170,8 @@ def play_pair(
     seed: str,
 ) -> Pair:
     """Play the deal ``seed`` once per rotation (solo: once per bot) and score it for A."""
-    if seats == 1:
-        a = play(game, [bots[0]()], seed, options, bot_seed=f"{seed}:a")
-        b = play(game, [bots[1]()], seed, options, bot_seed=f"{seed}:b")
-        ma, mb = measure(a.result, 0), measure(b.result, 0)
-        return Pair(seed, 1.0 if ma > mb else 0.5 if ma == mb else 0.0, ma - mb, 2)
-    base = [n % 2 for n in range(seats)]  # 0: A, 1: B
-    shares, margins = [], []
-    for turn in range(seats):
-        owners = base[turn:] + base[:turn]
-        played = play(game, [bots[o]() for o in owners], seed, options, bot_seed=f"{seed}:{turn}")
-        ranks = played.result.ranks
-        a_seats = [s for s in range(seats) if owners[s] == 0]
-        b_seats = [s for s in range(seats) if owners[s] == 1]
-        meetings = [
-            1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
-            for a in a_seats
-            for b in b_seats
-        ]
-        shares.append(statistics.fmean(meetings))
-        margins.append(
-            statistics.fmean(measure(played.result, s) for s in a_seats)
-            - statistics.fmean(measure(played.result, s) for s in b_seats)
-        )
-    return Pair(seed, statistics.fmean(shares), statistics.fmean(margins), seats)
+    tables = seatings(seats)
+    return score_pair(seed, tables, local_deal(game, bots, options)(tables, seed))
 
 
 @dataclass
@@ -246,23 +280,26 @@ def run_match(
     min_pairs: int = 4,
     seed: str = "match",
     on_pair: Callable[[MatchReport], None] | None = None,
+    deal: Deal | None = None,
 ) -> MatchReport:
     """Play pairs until the SPRT decides (not before ``min_pairs``) or ``max_pairs``.
 
-    ``a`` and ``b`` are bot specs (see :func:`parse_bot`). Raises ValueError for a bad spec,
-    seat count or options.
+    ``a`` and ``b`` are bot specs (see :func:`parse_bot`), played in this process unless
+    ``deal`` plays them elsewhere. Raises ValueError for a bad spec, seat count or options.
     """
     sprt = sprt or Sprt()
-    bots = (parse_bot(game, a)[1], parse_bot(game, b)[1])
     try:
         opts = game.validate_options(seats, options or {})
     except Exception as exc:  # InvalidOptions
         raise ValueError(str(exc)) from None
+    if deal is None:
+        deal = local_deal(game, (parse_bot(game, a)[1], parse_bot(game, b)[1]), opts)
     report = MatchReport(a, b, sprt)
     rng = random.Random(seed)
+    tables = seatings(seats)
     for _ in range(max_pairs):
-        deal = f"{seed}-{rng.getrandbits(48):012x}"
-        report.pairs.append(play_pair(game, bots, seats, opts, deal))
+        deal_seed = f"{seed}-{rng.getrandbits(48):012x}"
+        report.pairs.append(score_pair(deal_seed, tables, deal(tables, deal_seed)))
         report.llr = sprt.llr([p.share for p in report.pairs])
         if len(report.pairs) >= min_pairs:
             report.decision = sprt.decide(report.llr)

@@ -133,6 +133,11 @@ class Lookahead:
             return legal[0]
         return self.rollout_bot.choose(self.game.view(state, seat), legal, rng)
 
+    def worlds(self, view: View) -> int | None:
+        """Most worlds worth playing from ``view`` (default: no limit); 1 where nothing
+        left before the horizon is chance (every world would play out the same)."""
+        return None
+
     def begin(self, root: State, seat: int) -> Any:
         """Whatever :meth:`done` needs to remember about the root (default: nothing)."""
         return None
@@ -214,6 +219,7 @@ class SearchBot(Bot):
         alive = list(range(len(candidates)))
         worlds = simulations = 0
         cut = FIRST_CUT
+        most = look.worlds(view)
         while True:
             world_seed = f"{base}:{worlds}"
             values: dict[int, float] = {}
@@ -229,6 +235,8 @@ class SearchBot(Bot):
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if self.iterations is not None and simulations >= self.iterations:
+                break
+            if most is not None and worlds >= most:
                 break
             if worlds >= cut and len(alive) > 2:
                 ranked = sorted(alive, key=lambda i: (-sum(history[i]), i))

@@ -177,6 +177,11 @@ class GameService:
             "created_at": record.created_at,
             "visibility": record.visibility,
             "decision_seconds": record.decision_seconds,
+            "time_bank": (
+                None
+                if record.time_bank is None
+                else dict(zip(("start", "increment"), record.time_bank, strict=True))
+            ),
             "tournament": record.tournament,
             "forked_from": _public_fork(record),
         }
@@ -298,11 +303,13 @@ class GameService:
         game_id: str | None = None,
         siblings: list[str] | None = None,
         visibility: str = "public",
+        time_bank: list[float] | None = None,
     ) -> tuple[GameRecord, str, dict[str, str]]:
         """Create a game; returns the record, the creator's token and, for a private game,
         an invite token per open human seat (tokens are shown once).
         ``siblings`` are the other games dealt the same seed: the seed stays secret until
-        every one of them is over too.
+        every one of them is over too. ``time_bank``: ``[start, increment]`` seconds of each
+        seat's clock (see :attr:`GameRecord.time_bank`).
 
         Raises UnknownGameName, UnknownBot, UnknownAccount, InvalidGameOptions, and Conflict
         when ``game_id`` is given and taken.
@@ -334,6 +341,7 @@ class GameService:
             tournament=tournament,
             siblings=[s for s in siblings or [] if s != game_id],
             visibility=visibility,
+            time_bank=list(time_bank) if time_bank is not None else None,
         )
         invites = self._invite(record)
         self._launch(record, game, state, {"type": "setup"}, dice.take_draws())
@@ -457,6 +465,7 @@ class GameService:
         prompts = game.to_act(state)
         record.due = {str(seat): now for seat in prompts}
         record.decisions = {str(seat): record.version for seat in prompts}
+        record.run_clocks(None, 0.0, prompts)
         events.append({"type": "game_started", "to_act": prompts_json(record, prompts)})
 
     def join(

@@ -91,6 +91,7 @@ def decide_move(
         record.status = GameStatus.OVER
         record.result = result.to_json()
     record.due = {str(s): record.due.get(str(s), now) if s in standing else now for s in after}
+    record.run_clocks(seat, took, [s for s in after if s not in standing])
     record.decisions = {str(s): decisions.get(str(s), record.version) for s in after}
     entry = {
         "n": record.version,

@@ -271,6 +271,21 @@ class ResultSchema(Schema):
     detail = Typed("ResultDetail", required=True, metadata={"description": "the game's own detail"})
 
 
+class TimeBankSchema(Schema):
+    """A clock per seat and game: a starting bank plus an increment per decision."""
+
+    start = fields.Float(
+        required=True,
+        validate=validate.Range(min=0.05, max=86_400),
+        metadata={"description": "seconds on each seat's clock when the game starts"},
+    )
+    increment = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(min=0, max=3_600),
+        metadata={"description": "seconds added to a seat's clock whenever a decision falls due"},
+    )
+
+
 class GameSchema(Schema):
     """A game's public summary."""
 
@@ -291,6 +306,9 @@ class GameSchema(Schema):
     created_at = fields.Float(required=True)
     visibility = fields.String(validate=validate.OneOf(["private", "public"]))
     decision_seconds = fields.Float(allow_none=True)
+    time_bank = fields.Nested(
+        TimeBankSchema, allow_none=True, metadata={"description": "each seat's clock, if any"}
+    )
     tournament = fields.String(allow_none=True)
     forked_from = fields.Nested(ForkedFromSchema, allow_none=True)
 
@@ -736,6 +754,13 @@ class CreateTournamentSchema(Schema):
     seats_per_game = fields.Integer(validate=validate.Range(min=1, max=8))
     seed = fields.String(validate=validate.Length(min=1, max=256))
     decision_seconds = fields.Float(validate=validate.Range(min=0.05, max=86_400))
+    time_bank = fields.Nested(
+        TimeBankSchema,
+        metadata={
+            "description": "a clock per seat and game for external bots: a decision owed when "
+            "its seat's clock runs out gets the fallback move (counted as a missed deadline)"
+        },
+    )
     concurrency = fields.Integer(load_default=4, validate=validate.Range(min=1, max=64))
 
 
@@ -781,6 +806,7 @@ class TournamentSchema(Schema):
     seed = fields.String(allow_none=True, metadata={"description": "revealed when finished"})
     seed_commitment = fields.String(required=True)
     decision_seconds = fields.Float(allow_none=True)
+    time_bank = fields.Nested(TimeBankSchema, allow_none=True)
     concurrency = fields.Integer(required=True)
     created_at = fields.Float(required=True)
     finished_at = fields.Float(allow_none=True)

@@ -17,7 +17,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypeVar, cast
@@ -115,12 +115,37 @@ class GameRecord:
         game sharing its seed is still being played."""
         return self.status is GameStatus.OVER and (self.revealed or not self.siblings)
 
+    time_bank: list[float] | None = None
+    """``[start, increment]`` in seconds: every seat's clock starts with ``start`` and gains
+    ``increment`` whenever a decision falls due to it (a chess clock with an increment);
+    a decision owed when its seat's clock runs out gets the fallback move, as at a deadline."""
+    banks: dict[str, float] = field(default_factory=dict)
+    """seat (as text) -> seconds on its clock: as of when its current decision fell due (the
+    increment included), or as of its last move."""
+
     def deadline(self, seat: int) -> float | None:
-        """When ``seat``'s current decision times out, if the game has a clock."""
+        """When ``seat``'s current decision times out (the earlier of ``decision_seconds``
+        after it fell due and its clock running out), if the game has a clock."""
         since = self.due.get(str(seat))
-        if since is None or self.decision_seconds is None:
+        if since is None:
             return None
-        return since + self.decision_seconds
+        limits = []
+        if self.decision_seconds is not None:
+            limits.append(since + self.decision_seconds)
+        if self.time_bank is not None:
+            limits.append(since + self.banks.get(str(seat), sum(self.time_bank)))
+        return min(limits) if limits else None
+
+    def run_clocks(self, seat: int | None, took: float, due_now: Iterable[int]) -> None:
+        """Take the ``took`` seconds of ``seat``'s move off its clock (never below zero),
+        and add the increment to the clock of each seat a decision falls due to now."""
+        if self.time_bank is None:
+            return
+        start, increment = self.time_bank
+        if seat is not None:
+            self.banks[str(seat)] = max(0.0, self.banks.get(str(seat), start) - took)
+        for due in due_now:
+            self.banks[str(due)] = self.banks.get(str(due), start) + increment
 
 
 @dataclass(frozen=True)
@@ -212,6 +237,7 @@ _FIELDS = (
     "decisions",
     "revealed",
     "archive",
+    "banks",
 )
 """The hash's fields. A finished game, once compacted, has no meta, state or due: its
 ``archive`` holds the meta and the final state (with the log and statistics)."""
@@ -319,6 +345,7 @@ class GameStore:
             "siblings": record.siblings,
             "visibility": record.visibility,
             "forked_from": record.forked_from,
+            "time_bank": record.time_bank,
         }
         return {
             "meta": json.dumps(meta),
@@ -330,6 +357,7 @@ class GameStore:
             "due": json.dumps(record.due),
             "decisions": json.dumps(record.decisions),
             "revealed": "1" if record.revealed else "",
+            "banks": json.dumps(record.banks),
         }
 
     @staticmethod
@@ -362,6 +390,8 @@ class GameStore:
             forked_from=meta.get("forked_from"),
             due=json.loads(raw["due"] or "{}"),
             decisions=json.loads(raw["decisions"] or "{}"),
+            time_bank=meta.get("time_bank"),
+            banks=json.loads(raw["banks"] or "{}"),
             siblings=meta.get("siblings") or [],
             visibility=meta.get("visibility", "public"),
             revealed=bool(raw["revealed"]),
@@ -763,7 +793,7 @@ class GameStore:
                     event = json.loads(cast("dict[str, str]", last[0][1])["data"])
                     event.pop("result", None)
                     p.hset(game_key, "final_event", json.dumps([last[0][0], event]))
-                p.hdel(game_key, "meta", "state", "due", "result")
+                p.hdel(game_key, "meta", "state", "due", "result", "banks")
                 p.delete(*dropped)
                 for key in answers:
                     p.expire(key, ANSWER_GRACE)

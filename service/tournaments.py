@@ -125,6 +125,8 @@ class Tournament:
     rated: int = 0
     """How many finished games the stored standings cover."""
     rated_at: float = 0.0
+    time_bank: dict[str, float] | None = None
+    """Each seat's clock in every game: ``start`` seconds plus ``increment`` per decision."""
 
     def game_id(self, index: int) -> str:
         return f"{self.id}-{index:05d}"
@@ -243,6 +245,7 @@ class TournamentRunner:
             decision_seconds=spec.get("decision_seconds"),
             concurrency=spec.get("concurrency", 4),
             created_at=time.time(),
+            time_bank=spec.get("time_bank"),
         )
         if t.format == "mirrored":
             t.games = math.ceil(t.games / seats) * seats
@@ -315,6 +318,11 @@ class TournamentRunner:
                     game_id=t.game_id(t.created),
                     siblings=[t.game_id(i) for i, (_, s) in enumerate(plan) if s == seed],
                     visibility="public",
+                    time_bank=(
+                        [t.time_bank["start"], t.time_bank.get("increment", 0.0)]
+                        if t.time_bank
+                        else None
+                    ),
                 )
             t.created += 1
             self.save(t)

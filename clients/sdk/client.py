@@ -527,7 +527,8 @@ class Client:
         **settings: Any,
     ) -> Json:
         """Start a tournament (``format``, ``seats_per_game``, ``seed``, ``options``,
-        ``decision_seconds``, ``concurrency`` as keywords). Not retried."""
+        ``decision_seconds``, ``time_bank`` (``{"start", "increment"}``), ``concurrency`` as
+        keywords). Not retried."""
         body: Json = {
             "game": game,
             "participants": [dict(p) for p in participants],

@@ -10,6 +10,7 @@ open to the next roll.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from typing import Any
 
 from engine.burgundy.duchy import (
@@ -40,6 +41,8 @@ TUNE = {
     "mark_chance": 0.0,
 }
 """Weights of the potential (tuned on seeded solo games, see bench/burgundy_report.py)."""
+KIND = {kind: n for n, kind in enumerate(BONUS_KINDS)}
+MONK, SILVER, COMMODITY, WORKER = range(len(BONUS_KINDS))
 HOLD_DECAY = 0.6
 """Each further bonus of a kind held is worth this fraction of the one before."""
 EASE = {"purple": 0.55, "gray": 0.55, "blue": 0.55, "orange": 0.9, "yellow": 0.7, "green": 0.5}
@@ -96,6 +99,19 @@ def _rounds_left(view: View) -> float:
 _COLOUR_HEXES: dict[str, dict[str, tuple[int, ...]]] = {}
 
 
+_CITIES: dict[str, frozenset[int]] = {}
+
+
+def _cities(duchy: Duchy) -> frozenset[int]:
+    """The areas of ``duchy`` that are cities (orange; cached by duchy name)."""
+    found = _CITIES.get(duchy.name)
+    if found is None:
+        found = _CITIES[duchy.name] = frozenset(
+            n for n, colour in enumerate(duchy.area_colours) if colour == "orange"
+        )
+    return found
+
+
 def _colour_hexes(duchy: Duchy) -> dict[str, tuple[int, ...]]:
     """The hexes of each colour on ``duchy`` (cached by duchy name)."""
     found = _COLOUR_HEXES.get(duchy.name)
@@ -129,18 +145,48 @@ class _Context:
             view["duchy"]["bonus_limits"]["silver"] - me["bonuses"]["silver"]["circled"]
         )
         self.hexes = _colour_hexes(duchy)
+        self.orange = frozenset(self.hexes["orange"])
         self.firsts = [view["duchy"]["colour_bonus"][colour][0] for colour in COLOURS]
         self.terms = [self.area_term(n, values) for n in range(len(duchy.areas))]
+        self.prefix = [0.0]
+        for term in self.terms:
+            self.prefix.append(self.prefix[-1] + term)
+        self.area_cache: dict[tuple[int, ...], float] = {}
+        self.cities = _cities(duchy)
         self.front = set(frontier(values))
+        self.front_counts = Counter(duchy.colours[h] for h in self.front)
+        self.opened: dict[int, list[int]] = {}
         self.done = {c: sum(1 for h in self.hexes[c] if values[h] != UNMARKED) for c in COLOURS}
         self.colour_terms = [self.colour_term(i, self.done[c]) for i, c in enumerate(COLOURS)]
         self.holding: dict[tuple[str, int], float] = {}
-        self.scores: dict[tuple[Any, ...], float] = {}
+        self.bonus_values: dict[tuple[int, ...], float] = {}
+        self.worths: dict[tuple[Any, ...], float] = {}
         self.base = self.potential(values, ())
+
+    def marks_key(self, marks: tuple[int, ...]) -> tuple[int, ...]:
+        """What the effect of ``marks`` (hex, value, ...) depends on: the hexes, and the
+        values only in cities (whose numbers must differ); not the order of two marks."""
+        orange = self.orange
+        if len(marks) < 4:
+            if not marks:
+                return marks
+            return (marks[0], marks[1]) if marks[0] in orange else (marks[0],)
+        first = (marks[0], marks[1] if marks[0] in orange else 0)
+        second = (marks[2], marks[3] if marks[2] in orange else 0)
+        return (*min(first, second), *max(first, second))
 
     def colour_term(self, i: int, done: int) -> float:
         """Colour ``COLOURS[i]``'s share of the potential with ``done`` of its hexes marked."""
         return self.firsts[i] * (done / len(self.hexes[COLOURS[i]])) ** 3 * TUNE["colour"]
+
+    def bonus_value(self, delta: tuple[int, ...]) -> float:
+        """What changing the bonuses held by ``delta`` (in BONUS_KINDS order) is worth."""
+        found = self.bonus_values.get(delta)
+        if found is None:
+            found = self.bonus_values[delta] = self.scale * sum(
+                self.holding_change(k, d) for k, d in zip(BONUS_KINDS, delta, strict=True) if d
+            )
+        return found
 
     def holding_change(self, kind: str, delta: int) -> float:
         """What ``delta`` more bonuses of ``kind`` change the worth of those held."""
@@ -152,12 +198,12 @@ class _Context:
         return found
 
     def area_term(self, n: int, values: list[int]) -> float:
-        """Area ``n``'s share of the potential (0.0 once complete)."""
+        """Area ``n``'s share of the potential (0.0 untouched or complete)."""
         duchy = self.duchy
         area = duchy.areas[n]
         marked = [h for h in area if values[h] != UNMARKED]
-        if len(marked) == len(area):
-            return 0.0
+        if not marked or len(marked) == len(area):
+            return 0.0  # no progress (the product below is 0.0 too) or nothing left
         phase = self.phase
         colour = duchy.area_colours[n]
         missing = len(area) - len(marked)
@@ -184,26 +230,84 @@ class _Context:
             * (TUNE["progress_base"] + TUNE["progress_ease"] * ease)
         )
 
+    def opens(self, h: int) -> list[int]:
+        """The unmarked hexes next to ``h`` that marking it adds to the frontier."""
+        found = self.opened.get(h)
+        if found is None:
+            front, values = self.front, self.values
+            found = self.opened[h] = [
+                n for n in NEIGHBOURS[h] if values[n] == UNMARKED and n not in front
+            ]
+        return found
+
+    def front_after(self, changed: tuple[int, ...]) -> tuple[int, int]:
+        """The frontier's size and its number of colours once the hexes ``changed`` are
+        marked: the base frontier without them, with the hexes they open."""
+        colours, front = self.duchy.colours, self.front
+        added: set[int] = set()
+        for h in changed:
+            added.update(self.opens(h))
+        added.difference_update(changed)
+        counts = dict(self.front_counts)
+        removed = 0
+        for h in changed:
+            if h in front:
+                counts[colours[h]] -= 1
+                removed += 1
+        for n in added:
+            counts[colours[n]] = counts.get(colours[n], 0) + 1
+        return len(front) - removed + len(added), sum(1 for c in counts.values() if c > 0)
+
+    def changed_term(self, n: int, changed: tuple[int, ...], values: list[int]) -> float:
+        """Area ``n``'s term with the hexes ``changed`` marked (cached: it depends on which
+        of its hexes are marked, and on their numbers only in a city)."""
+        area_of = self.duchy.area_of
+        key = (n, *(h for h in changed if area_of[h] == n))
+        if n in self.cities:
+            key = (*key, *(values[h] for h in key[1:]))
+        term = self.area_cache.get(key)
+        if term is None:
+            term = self.area_cache[key] = self.area_term(n, values)
+        return term
+
     def potential(self, values: list[int], changed: tuple[int, ...]) -> float:
-        """The potential of ``values``: the base sheet with the hexes ``changed`` marked."""
+        """The potential of ``values``: the base sheet with the hexes ``changed`` marked.
+
+        The area terms are summed from the first changed area on, starting from the base
+        sheet's running sum up to it (the same additions in the same order)."""
         duchy = self.duchy
         terms = self.terms
-        if changed:
-            terms = list(terms)
-            for n in {duchy.area_of[h] for h in changed}:
-                terms[n] = self.area_term(n, values)
         total = 0.0
-        for term in terms:
-            total += term
-        front = self.front
-        if changed:
-            front = front - set(changed)
-            for h in changed:
-                front.update(n for n in NEIGHBOURS[h] if values[n] == UNMARKED)
-        open_colours = {duchy.colours[h] for h in front}
-        total += TUNE["front"] * len(front) + TUNE["open_colours"] * len(open_colours)
+        if len(changed) == 1:
+            first = duchy.area_of[changed[0]]
+            total = self.prefix[first] + self.changed_term(first, changed, values)
+            for term in terms[first + 1 :]:
+                total += term
+        elif changed:
+            areas = sorted({duchy.area_of[h] for h in changed})
+            terms = list(terms)
+            for n in areas:
+                terms[n] = self.changed_term(n, changed, values)
+            first = areas[0]
+            total = self.prefix[first]
+            for term in terms[first:]:
+                total += term
+        else:
+            for term in terms:
+                total += term
+        if changed and not TUNE["mark_chance"]:
+            front_size, open_count = self.front_after(changed)
+            total += TUNE["front"] * front_size + TUNE["open_colours"] * open_count
+        else:
+            front = self.front
+            if changed:
+                front = front - set(changed)
+                for h in changed:
+                    front.update(n for n in NEIGHBOURS[h] if values[n] == UNMARKED)
+            open_colours = {duchy.colours[h] for h in front}
+            total += TUNE["front"] * len(front) + TUNE["open_colours"] * len(open_colours)
         if TUNE["mark_chance"]:
-            chance = _mark_chance(duchy, values, sorted(front))
+            chance = _mark_chance(duchy, values, frontier(values))
             total += TUNE["mark_chance"] * chance * min(1.0, self.rounds_left)
         colour_terms = self.colour_terms
         if changed:
@@ -227,7 +331,7 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[int, ...], float] = {}
+        self._cache: dict[tuple[int, ...], tuple[int, tuple[tuple[str, int], ...], float]] = {}
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         if legal[0]["type"] == "pick_castle":
@@ -264,65 +368,70 @@ class HeuristicBot(Bot):
         return min(legal, key=key)
 
     def _score(self, context: _Context, action: Action) -> float:
-        """The worth of ``action``; decisions that differ only in which die they name (same
-        marks, values, bonus and sale) are worth the same and computed once."""
-        key: tuple[Any, ...] = (action["sell"],)
-        if action["type"] == "mark":
-            pips = context.view["roll"]["pips"]
-            bonus = action["bonus"]
-            hx = action["hex"]
-            if bonus is None:
-                key = (key, hx[0], hx[1], pips[action["pip"]])
-            elif bonus["kind"] == "silver":
-                hy = bonus["hex"]
-                pair = (hy[0], hy[1], pips[bonus["pip"]])
-                key = (key, hx[0], hx[1], pips[action["pip"]], "silver", pair)
-            else:
-                value = bonus["value"] if bonus["kind"] == "worker" else pips[action["pip"]]
-                key = (key, hx[0], hx[1], value, bonus["kind"])
-        found = context.scores.get(key)
-        if found is None:
-            found = context.scores[key] = self._replay(context, action)
-        return found
-
-    def _replay(self, context: _Context, action: Action) -> float:
-        view = context.view
-        plan = _Plan(context.values)
-        roll = view["roll"]
-        held = context.held
-        changed: list[int] = []
-        if action["sell"]:
-            sold = held["commodity"]
-            plan.points += 2 * sold
-            plan.bonus_delta["commodity"] -= sold
-            plan.bonus_delta["silver"] += min(sold, context.silver_room)
+        """The worth of ``action``: the sale and bonuses it spends or gains, plus the effect
+        of its marks (points, bonuses won, potential after). Computed once per sale, bonus
+        kind and set of marks (what the worth depends on: see :meth:`_Context.marks_key`),
+        the effect of the marks once per set of marks."""
+        pips = context.view["roll"]["pips"]
+        sell = action["sell"]
+        spent: str | None = None
+        marks: tuple[int, ...] = ()
         if action["type"] == "take_worker":
-            plan.bonus_delta["worker"] += 1
+            spent = "take_worker"
         else:
-            bonus = action["bonus"] or {}
-            value = roll["pips"][action["pip"]]
-            if bonus:
-                plan.bonus_delta[bonus["kind"]] -= 1
-                if bonus["kind"] == "worker":
+            bonus = action["bonus"]
+            value = pips[action["pip"]]
+            hx = action["hex"]
+            if bonus is not None:
+                spent = bonus["kind"]
+                if spent == "worker":
                     value = bonus["value"]
-            h = INDEX[tuple(action["hex"])]
-            self._write(context, plan, h, value)
-            changed.append(h)
-            if bonus.get("kind") == "silver":
-                h2 = INDEX[tuple(bonus["hex"])]
-                self._write(context, plan, h2, roll["pips"][bonus["pip"]])
-                changed.append(h2)
-        bonus_value = context.scale * sum(
-            context.holding_change(k, d) for k, d in plan.bonus_delta.items() if d
-        )
-        key = tuple(x for h in changed for x in (h, plan.values[h]))
-        after = self._cache.get(key)
-        if after is None:
-            after = self._cache[key] = context.potential(plan.values, tuple(changed))
-        return plan.points + bonus_value + after - context.base
+                elif spent == "silver":
+                    hy = bonus["hex"]
+                    marks = (INDEX[(hy[0], hy[1])], pips[bonus["pip"]])
+            marks = (INDEX[(hx[0], hx[1])], value, *marks)
+        key = context.marks_key(marks)
+        worth = context.worths.get((sell, spent, key))
+        if worth is not None:
+            return worth
+        points = 0
+        delta = [0, 0, 0, 0]  # in BONUS_KINDS order
+        if sell:
+            sold = context.held["commodity"]
+            points += 2 * sold
+            delta[COMMODITY] -= sold
+            delta[SILVER] += min(sold, context.silver_room)
+        if spent == "take_worker":
+            delta[WORKER] += 1
+        elif spent is not None:
+            delta[KIND[spent]] -= 1
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._marks(context, marks)
+        won, gained, after = found
+        for kind, d in gained:
+            delta[KIND[kind]] += d
+        worth = points + won + context.bonus_value(tuple(delta)) + after - context.base
+        context.worths[(sell, spent, key)] = worth
+        return worth
+
+    def _marks(
+        self, context: _Context, marks: tuple[int, ...]
+    ) -> tuple[int, tuple[tuple[str, int], ...], float]:
+        """What writing ``marks`` (hex, value, ...) does: points, bonuses won, potential."""
+        plan = _Plan(context.values)
+        for i in range(0, len(marks), 2):
+            self._write(context, plan, marks[i], marks[i + 1], marks[0:i:2])
+        gained = tuple((k, d) for k, d in plan.bonus_delta.items() if d)
+        changed = marks[0::2]
+        after = context.potential(plan.values, changed) if changed else context.base
+        return int(plan.points), gained, after
 
     @staticmethod
-    def _write(context: _Context, plan: _Plan, h: int, value: int) -> None:
+    def _write(
+        context: _Context, plan: _Plan, h: int, value: int, earlier: tuple[int, ...]
+    ) -> None:
+        """Write ``value`` in hex ``h`` (after the hexes ``earlier`` of the same decision)."""
         duchy, view, phase = context.duchy, context.view, context.phase
         plan.values[h] = value
         area = duchy.areas[duchy.area_of[h]]
@@ -337,7 +446,8 @@ class HeuristicBot(Bot):
                 kind = AREA_BONUS.get(colour)
                 if kind is not None:
                     plan.bonus_delta[kind] += 1
-        if all(plan.values[o] != UNMARKED for o in context.hexes[colour]):
+        done = context.done[colour] + 1 + sum(1 for o in earlier if duchy.colours[o] == colour)
+        if done == len(context.hexes[colour]):
             first, second = view["duchy"]["colour_bonus"][colour]
             claims = view["colour_claims"][colour]
             if view["variant"] == "solo":

@@ -163,8 +163,19 @@ def canonical_dice(action: Action, roll: Roll) -> Action:
 
 
 def distinct(actions: list[Action], roll: Roll) -> list[Action]:
-    """Each decision once: two equal pip (or colour) dice make one choice, not two."""
-    return [a for a in actions if canonical_dice(a, roll) == a]
+    """Each decision once: two equal pip (or colour) dice make one choice, not two.
+
+    ``actions`` come as :func:`round_actions` lists them (the dice named vary slowest within
+    each kind of bonus), so the first of each effect names the lowest dice: the one
+    :func:`canonical_dice` writes."""
+    seen: set[tuple[Any, ...]] = set()
+    out: list[Action] = []
+    for action in actions:
+        key = effect(action, roll)
+        if key not in seen:
+            seen.add(key)
+            out.append(action)
+    return out
 
 
 def parse_hex(value: list[int]) -> int:

@@ -42,6 +42,42 @@ def chance_to_close(edges: int, dice: int, rerolls: int, p: float = CLOSING) -> 
     return max(0.0, 1.0 - miss)
 
 
+def city_stats(grid: geometry.Grid) -> list[tuple[int, int]]:
+    """(size, open city edges) of every city on ``grid``: what the bots need of
+    :func:`geometry.cities`, without naming the cells (the bots' hot path)."""
+    seen: set[geometry.Cell] = set()
+    found: list[tuple[int, int]] = []
+    for start, first in grid.items():
+        if not first or start in seen:
+            continue
+        seen.add(start)
+        stack = [start]
+        size = open_edges = 0
+        while stack:
+            x, y = cell = stack.pop()
+            size += 1
+            mask = grid[cell]
+            for bit, other in (
+                (1, (x, y - 1)),
+                (2, (x + 1, y)),
+                (4, (x, y + 1)),
+                (8, (x - 1, y)),
+            ):
+                if mask & bit:
+                    if other not in grid:
+                        open_edges += 1
+                    elif other not in seen:
+                        seen.add(other)
+                        stack.append(other)
+        found.append((size, open_edges))
+    return found
+
+
+def closed_points(found: list[tuple[int, int]]) -> int:
+    """What the largest closed city among ``found`` (from :func:`city_stats`) scores."""
+    return max((geometry.points(size) for size, edges in found if not edges), default=0)
+
+
 def outlook(
     grid: geometry.Grid,
     rerolls: int,
@@ -50,14 +86,12 @@ def outlook(
 ) -> float:
     """What a grid is worth: the points it scores now, or a guess at what its best open
     city could score once closed with the dice and re-rolls left, whichever is more."""
-    found = geometry.cities(grid)
-    best = geometry.scoring_city(found)
-    value = float(best.points) if best else 0.0
-    for found_city in found:
-        edges = found_city.open_edges
+    found = city_stats(grid)
+    value = float(closed_points(found))
+    for size, edges in found:
         if edges and edges <= dice_left:
             chance = chance_to_close(edges, dice_left, rerolls, closing)
-            guess = geometry.points(found_city.size + edges) * chance
+            guess = geometry.points(size + edges) * chance
             value = max(value, guess)
     return value
 
@@ -81,9 +115,7 @@ def best_finish(
     budget = [SEARCH_LIMIT]
 
     def search(g: geometry.Grid, left: list[str]) -> tuple[int, Any]:
-        best_city = geometry.scoring_city(geometry.cities(g))
-        first: tuple[str, geometry.Cell, int] | None = None
-        best = (best_city.points if best_city else 0, first)
+        best: tuple[int, Any] = (closed_points(city_stats(g)), None)
         tried: set[str] = set()
         for face in left:
             if face in tried:

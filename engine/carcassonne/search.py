@@ -3,13 +3,14 @@
 Nothing is hidden (``sample`` rebuilds the state from the view), so the only chance is the
 re-rolls. Each candidate step (a placement, a knight kept, a re-roll, scoring, holding a
 knight) is played out to the end of the turn by the heuristic on the same dice (common
-random numbers), and the turn is worth the points it banks (up to the 42 that end the game,
-with a bonus for ending it now) or, for a held knight, a doubled next turn's worth.
-Placements are pruned to the few the heuristic's outlook rates best.
+random numbers), and the turn is worth minus the turns still expected to reach 42 from the
+score and held knight it leaves (:func:`turns_left`, computed from the measured points of a
+turn). Placements are pruned to the few the heuristic's outlook rates best.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -22,10 +23,24 @@ from engine.search import Lookahead, SearchBot
 
 PLACEMENTS = 6
 """Placements kept as candidates (by the heuristic's outlook after each)."""
-HOLD_VALUE = 4.5
-"""What a held knight is worth (about one turn's points, the doubling it buys)."""
-WIN_BONUS = 5.0
-"""What ending the game this turn is worth beyond its points (a turn saved)."""
+TURN_POINTS = {0: 0.45, 3: 0.06, 6: 0.12, 10: 0.10, 15: 0.23, 21: 0.03, 28: 0.01}
+"""How often a turn scores each number of points (undoubled; 0: nothing closed, or a knight
+held) when the search plays it: 82 turns of 12 seeded solo games at 100 simulations a
+decision, rounded. Only its shape matters to :func:`turns_left`."""
+
+
+@functools.cache
+def turns_left(score: int, held: bool) -> float:
+    """Expected turns still needed to reach 42 from ``score`` (``held``: the next turn is
+    doubled), if every later turn scores as :data:`TURN_POINTS` says (a dynamic programme
+    from 41 down; a turn that scores nothing is a turn spent)."""
+    if score >= TARGET:
+        return 0.0
+    if held:
+        return 1.0 + sum(p * turns_left(score + 2 * x, False) for x, p in TURN_POINTS.items())
+    nothing = TURN_POINTS.get(0, 0.0)
+    later = sum(p * turns_left(score + x, False) for x, p in TURN_POINTS.items() if x)
+    return (1.0 + later) / (1.0 - nothing)
 
 
 class CarcassonneLookahead(Lookahead):
@@ -57,6 +72,10 @@ class CarcassonneLookahead(Lookahead):
         ordered = [favourite] + [a for a in places + others if a != favourite]
         return ordered
 
+    def worlds(self, view: View) -> int | None:
+        """One world after the last roll: the rest of the turn has no chance left."""
+        return 1 if view["turn"]["rolls_left"] == 0 else None
+
     def begin(self, root: CarcassonneState, seat: int) -> Any:
         return (root.turns[seat], root.scores[seat])
 
@@ -64,13 +83,10 @@ class CarcassonneLookahead(Lookahead):
         return state.turns[seat] != mark[0]
 
     def value(self, state: CarcassonneState, seat: int, mark: Any) -> float:
-        score = state.scores[seat]
-        worth = float(min(score, TARGET) - min(mark[1], TARGET))
-        if score >= TARGET:
-            worth += WIN_BONUS
-        if state.held[seat] or (state.turn.seat == seat and state.turn.doubled):
-            worth += HOLD_VALUE
-        return worth
+        if state.winner == seat:
+            return 0.0
+        held = state.held[seat] or (state.turn.seat == seat and state.turn.doubled)
+        return -turns_left(state.scores[seat], held)
 
 
 class CarcassonneSearchBot(SearchBot):

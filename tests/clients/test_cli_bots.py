@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -228,3 +231,70 @@ def test_a_strategy_module_in_the_current_directory_loads_without_pythonpath(
     strategy = load_strategy("mybot_here:choose")
     assert pick(strategy({}, actions), actions) == {"type": "bid", "card": 2}
     assert str(tmp_path) not in sys.path, "the directory is added only while importing"
+
+
+def test_match_via_the_service_plays_an_external_account_on_mirrored_deals(
+    live_server: str,
+) -> None:
+    """``dicehall match --via``: every deal's games are created on the service with the deal's
+    seed and the seats rotated; the external account's bot (a child ``dicehall bot run``)
+    plays A's seats, a worker plays B's."""
+    account, token = register(live_server, "matchbot")
+    args = ["bot", "run", "--token", token, "--strategy", "first", "--games", "4", "--wait", "2"]
+    env = {**os.environ, "DICEHALL_URL": live_server}
+    env.pop("DICEHALL_TOKEN", None)
+    with subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    ) as bot:
+        match = dicehall(
+            live_server,
+            *("match", "toy", f"account:{account}", "random", "--via", live_server),
+            *("--max-pairs", "2", "--min-pairs", "2", "--seed", "via", "--json"),
+        )
+        out, _ = bot.communicate(timeout=60)
+    assert match.exit_code == 0, match.output
+    report = json.loads(match.output)
+    assert (report["pairs"], report["games"]) == (2, 4)
+    assert bot.returncode == 0, out
+    games = re.findall(r"game (\S+) over", out)
+    assert len(games) == 4, out
+    hall = Client(live_server)
+    seeds = [hall.log(game_id)["seed"] for game_id in games]
+    assert len(set(seeds)) == 2, "each deal's two games share its seed"
+    seats = [hall.game(game_id)["seats"] for game_id in games]
+    assert sorted(
+        next(n for n, s in enumerate(table) if s["kind"] == "external") for table in seats
+    ) == [0, 0, 1, 1]
+
+
+def test_match_names_an_account_only_through_a_service() -> None:
+    result = CliRunner().invoke(cli, ["match", "toy", "account:someone", "random"])
+    assert result.exit_code == 2
+    assert "--via" in result.output
+    result = CliRunner().invoke(
+        cli, ["match", "toy", "engine.contract:RandomBot", "random", "--via", "http://x"]
+    )
+    assert result.exit_code == 2
+    assert "account:NAME" in result.output
+
+
+def test_tournament_start_sets_a_time_bank(live_server: str) -> None:
+    started = dicehall(
+        live_server,
+        *("tournament", "start", "toy", "--bot", "random", "--bot", "random"),
+        *("--games", "2", "--time-bank", "30+1.5", "--no-wait"),
+    )
+    assert started.exit_code == 0, started.output
+    tournament_id = re.search(r"tournament (\S+) \(", started.output)
+    assert tournament_id
+    found = Client(live_server).tournament(tournament_id.group(1))
+    assert found["time_bank"] == {"start": 30.0, "increment": 1.5}
+    bad = dicehall(
+        live_server,
+        *("tournament", "start", "toy", "--bot", "random", "--bot", "random", "--time-bank", "x"),
+    )
+    assert bad.exit_code == 2 and "START+INC" in bad.output

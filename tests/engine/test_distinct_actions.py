@@ -91,3 +91,26 @@ def test_burgundy_equal_pip_dice_are_one_choice():
     with pytest.raises(IllegalAction) as err:
         game.check(state, 0, {**marks[0], "pip": 1})
     assert err.value.code == "same_dice"
+
+
+def test_burgundy_each_listed_decision_names_the_lowest_dice():
+    """The list keeps the first decision of each effect; that must be the one
+    ``canonical_dice`` writes (the lowest dice), with equal dice, bonuses and sales."""
+    from engine.burgundy.moves import canonical_dice, effect
+
+    game = get_game("burgundy")
+    checked = 0
+
+    def step(g: Game, state: Any, seat: int, action: dict[str, Any]) -> None:
+        nonlocal checked
+        if checked >= 120 or state.stage != "round":
+            return
+        for s in g.to_act(state):
+            legal = g.legal_actions(state, s)
+            assert all(canonical_dice(a, state.roll) == a for a in legal)
+            assert len({effect(a, state.roll) for a in legal}) == len(legal)
+            checked += 1
+
+    for n in range(3):
+        play(game, make_bots(game, ["heuristic"] * 3), f"lowest-dice-{n}", {}, on_step=step)
+    assert checked >= 120

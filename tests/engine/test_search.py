@@ -3,6 +3,7 @@ keeps to its budget, is reproducible with an iteration budget, and sees only its
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -131,3 +132,32 @@ def test_bot_options_bound_the_budget():
     for bad in ({"budget_ms": 0}, {"budget_ms": 10**6}, {"iterations": 2.5}, {"iterations": True}):
         with pytest.raises(ValueError):
             bot_options(bad)
+
+
+def test_carcassonne_leaf_values_turns_left_to_42():
+    """The Carcassonne search's leaf: expected turns still needed, zero from 42 on, fewer
+    with more points, fewer with a held knight (a doubled turn) unless any points would do."""
+    from engine.carcassonne.search import turns_left
+
+    assert turns_left(42, False) == turns_left(50, True) == 0.0
+    left = [turns_left(score, False) for score in range(42)]
+    assert all(a >= b for a, b in itertools.pairwise(left)) and left[0] > left[-1] > 1
+    assert all(turns_left(s, True) <= turns_left(s, False) for s in range(42))
+    assert all(turns_left(s, True) < turns_left(s, False) for s in range(30))
+
+
+def test_a_lookahead_with_no_chance_left_plays_one_world():
+    """After Carcassonne's last roll the rest of the turn is certain: one world decides."""
+    game = get_game("carcassonne")
+    bot = game.bots["search"](iterations=200)
+    dice = Dice("last-roll")
+    state = game.setup(1, game.validate_options(1, {}), dice)
+    rng = random.Random(0)
+    while game.result(state) is None:
+        view, legal = game.view(state, 0), game.legal_actions(state, 0)
+        action = bot.choose(view, legal, rng)
+        if bot.last is not None and view["turn"]["rolls_left"] == 0:
+            assert bot.last.worlds == 1
+            return
+        game.apply(state, 0, action, dice)
+    raise AssertionError("no searched decision after a last roll")

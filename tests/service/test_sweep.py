@@ -15,7 +15,7 @@ from rq.job import JobStatus
 
 from service.config import Settings
 from service.runtime import game_service, queue_for
-from service.store import GameStatus
+from service.store import GameRecord, GameStatus
 from service.sweep import BOT_GRACE, MAX_REPLAYS, STALLED_AFTER, Sweep, heartbeat_key
 
 QUEUE = "dicehall-sweep-test"
@@ -95,6 +95,36 @@ def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings) -> None
     assert [e["fallback"] for e in entries[1:]] == [True, True]
     stats = service.store.stats(record.id, 2)
     assert [s["missed"] for s in stats] == [1, 1]
+
+
+def seconds_left(record: GameRecord, seat: int) -> float:
+    """How long ``seat`` had for its current decision when it fell due."""
+    deadline = record.deadline(seat)
+    assert deadline is not None, f"seat {seat} has no deadline"
+    return deadline - record.due[str(seat)]
+
+
+def test_time_bank_deadlines_follow_each_seats_clock(settings) -> None:
+    """A seat's deadline is when its clock runs out: the start plus an increment for each
+    decision falling due, minus the time its moves took (never below zero)."""
+    service = game_service(settings)
+    record, _, _ = service.create("toy", [{"kind": "human"}] * 2, {}, seed="b", time_bank=[10, 2])
+    for seat in (0, 1):
+        service.join(record.id, seat, None)
+    record = service.record(record.id)
+    due = max(record.due.values())
+    assert [seconds_left(record, s) for s in (0, 1)] == [12, 12]
+    sweep = Sweep(service, settings)
+
+    assert sweep.run(now=due + 11.5).fallbacks == []  # 10 s, the decision_seconds reading
+    assert sorted(sweep.run(now=due + 12.5).fallbacks) == [(record.id, 0), (record.id, 1)]
+    after = service.record(record.id)
+    for seat in (0, 1):  # the move took (almost) nothing; the new decision added 2 s
+        assert 13 < seconds_left(after, seat) <= 14
+    assert [s["missed"] for s in service.store.stats(record.id, 2)] == [1, 1]
+
+    after.run_clocks(0, 60.0, [0])  # a move slower than the clock: nothing left but 2 s
+    assert after.deadline(0) == after.due["0"] + 2
 
 
 def test_sweep_forgets_games_that_are_over_or_gone_and_ticks_their_tournament(

@@ -227,3 +227,30 @@ def test_restarting_the_api_mid_tournament_does_not_stop_it(worker, redis_client
     finally:
         stop(second)
     assert done["progress"]["finished"] == 8
+
+
+def test_a_time_bank_spent_by_an_external_bot_gives_fallbacks_counted_as_missed(
+    live_server, worker, redis_client
+):
+    account = requests.post(
+        f"{live_server}/v1/bots", json={"name": "slowclock", "owner": "t@x"}, timeout=5
+    ).json()
+    spec = {
+        "game": "toy",
+        "participants": [
+            {"name": "bundled", "bot": "random"},
+            {"name": "slowclock", "account": account["id"]},
+        ],
+        "format": "round_robin",
+        "seats_per_game": 2,
+        "time_bank": {"start": 0.3, "increment": 0.05},
+    }
+    t = start(live_server, **spec, games=2)
+    assert t["time_bank"] == {"start": 0.3, "increment": 0.05}
+    done = wait_finished(live_server, t["id"], 120)
+    rows = {row["name"]: row for row in done["standings"]}
+    assert rows["slowclock"]["deadlines_missed"] == 8, "its clock ran out at every decision"
+    assert rows["bundled"]["deadlines_missed"] == 0
+    game = requests.get(f"{live_server}/v1/games/{t['id']}-00000", timeout=10).json()
+    assert game["time_bank"] == {"start": 0.3, "increment": 0.05}
+    assert game["decision_seconds"] is None

@@ -3,12 +3,16 @@
 Exception to the clients' rule of importing nothing from the engine (like ``verify``): the
 match plays bundled bots and ``module:Class`` bots in this process with
 :mod:`engine.match`, which is what makes it fast enough to run hundreds of games; it needs
-no server.
+no server. With ``--via URL`` the games are played by a service instead: each deal's games
+are created there with the deal's seed (bundled bots played by its workers, ``account:NAME``
+seats by external bots connected to it, e.g. with ``dicehall bot run``), and the match waits
+for their results.
 """
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -16,6 +20,13 @@ from rich.table import Table
 
 from clients.cli.console import console
 from clients.cli.options import option_pairs, parse_options
+
+if TYPE_CHECKING:
+    from engine.contract import Result
+    from engine.match import Deal
+
+WAIT_SECONDS = 10.0
+"""How long one long poll of a game's events waits for news (``--via``)."""
 
 DECISIONS = {
     "H1": "A is stronger (H1 accepted)",
@@ -43,6 +54,12 @@ DECISIONS = {
     help="Seeds the deals: the same seed replays the same match.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--via",
+    metavar="URL",
+    default=None,
+    help="Play the games on this dicehall service (bundled bots or account:NAME).",
+)
 def match(
     game: str,
     bot_a: str,
@@ -57,13 +74,16 @@ def match(
     option_pairs: tuple[str, ...],
     seed: str,
     as_json: bool,
+    via: str | None,
 ) -> None:
     """Play bot A against bot B in GAME until a sequential test decides.
 
     A and B are bundled bots (`heuristic`, `search,iterations=50`, `search,budget_ms=200`)
-    or `module:Class`. Each pair is one deal played with the seats rotated (solo: each bot
-    plays the deal alone); after every pair the SPRT's log-likelihood ratio of H1 (A is
-    ELO1 stronger) over H0 (ELO0) is checked against the bounds from ALPHA and BETA.
+    or `module:Class`; with `--via URL`, bundled bots or `account:NAME` (an external bot
+    account, its bot connected to that service). Each pair is one deal played with the
+    seats rotated (solo: each bot plays the deal alone); after every pair the SPRT's
+    log-likelihood ratio of H1 (A is ELO1 stronger) over H0 (ELO0) is checked against the
+    bounds from ALPHA and BETA.
     """
     from engine.games import UnknownGame, get_game
     from engine.match import Sprt, run_match
@@ -75,6 +95,12 @@ def match(
     except UnknownGame:
         raise click.BadParameter(f"no game {game!r}", param_hint="GAME") from None
     sprt = Sprt(elo0, elo1, alpha, beta)
+    options = parse_options(option_pairs)
+    deal = None
+    if via is not None:
+        deal = service_deal(via, game, seat_spec(bot_a, "A"), seat_spec(bot_b, "B"), options)
+    elif "account:" in (bot_a[:8], bot_b[:8]):
+        raise click.BadParameter("an account:NAME bot plays through a service: add --via URL")
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -94,12 +120,13 @@ def match(
                 bot_a,
                 bot_b,
                 seats=seats,
-                options=parse_options(option_pairs),
+                options=options,
                 sprt=sprt,
                 max_pairs=max_pairs,
                 min_pairs=min_pairs,
                 seed=seed,
                 on_pair=advance,
+                deal=deal,
             )
         except ValueError as exc:
             raise click.BadParameter(str(exc)) from None
@@ -131,3 +158,58 @@ def match(
         f"SPRT elo0={elo0:g} elo1={elo1:g} alpha={alpha:g} beta={beta:g}: "
         f"[bold]{DECISIONS[data['decision']]}[/bold]"
     )
+
+
+def seat_spec(spec: str, which: str) -> dict[str, Any]:
+    """A service seat for a bot spec: ``account:NAME`` an external seat, ``name[,k=v...]`` a
+    bundled bot (with its options, e.g. ``search,iterations=50``)."""
+    from engine.match import parse_value
+
+    if spec.startswith("account:"):
+        return {"kind": "external", "account": spec.removeprefix("account:")}
+    head, *pairs = spec.split(",")
+    if ":" in head:
+        raise click.BadParameter(
+            f"{spec!r}: through a service, a module:Class bot plays as an external bot "
+            "(dicehall bot run --strategy MODULE:CLASS with a bot account): name it account:NAME",
+            param_hint=which,
+        )
+    seat: dict[str, Any] = {"kind": "bot", "bot": head}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint=which)
+        seat[key] = parse_value(raw)
+    return seat
+
+
+def service_deal(
+    url: str, game: str, a: dict[str, Any], b: dict[str, Any], options: dict[str, Any]
+) -> Deal:
+    """A deal played on the service at ``url``: the deal's games are created at once (the
+    deal's seed, the seats rotated), then each is followed to its end."""
+    from clients.sdk import Client
+
+    client = Client(url)
+
+    def deal(tables: list[list[int]], seed: str) -> list[Result]:
+        ids = [
+            client.create_game(game, [(a, b)[o] for o in owners], options, seed=seed)["id"]
+            for owners in tables
+        ]
+        return [game_result(client, game_id) for game_id in ids]
+
+    return deal
+
+
+def game_result(client: Any, game_id: str) -> Result:
+    """Wait (long-polling the game's events) until ``game_id`` is over; its result."""
+    from engine.contract import Result
+
+    cursor = None
+    while True:
+        summary = client.game(game_id)
+        if summary["status"] == "over":
+            found = summary["result"]
+            return Result(found["scores"], found["ranks"], found.get("detail") or {})
+        cursor = client.events(game_id, after=cursor, wait=WAIT_SECONDS)["cursor"]

@@ -121,6 +121,12 @@ def tournament() -> None:
     default=None,
     help="Deadline per decision (a fallback move is played after it).",
 )
+@click.option(
+    "--time-bank",
+    metavar="START[+INC]",
+    default=None,
+    help="A clock per seat and game: START seconds plus INC per decision (e.g. 60+2).",
+)
 @click.option("--concurrency", type=click.IntRange(1), default=None)
 @option_pairs
 @seed_option
@@ -149,6 +155,7 @@ def start(
     fmt: str,
     seats_per_game: int | None,
     decision_seconds: float | None,
+    time_bank: str | None,
     concurrency: int | None,
     option_pairs: tuple[str, ...],
     seed: str | None,
@@ -167,6 +174,7 @@ def start(
         format=fmt,
         seats_per_game=seats_per_game,
         decision_seconds=decision_seconds,
+        time_bank=parse_time_bank(time_bank),
         concurrency=concurrency,
         options=parse_options(option_pairs) or None,
         seed=seed,
@@ -212,3 +220,16 @@ def show(client: Client, tournament_id: str, list_games: bool) -> None:
                 compact((item.get("result") or {}).get("scores")),
             )
         console.print(table)
+
+
+def parse_time_bank(text: str | None) -> dict[str, float] | None:
+    """``START`` or ``START+INC`` (seconds) as the API's ``time_bank``."""
+    if text is None:
+        return None
+    start, _, increment = text.partition("+")
+    try:
+        return {"start": float(start), "increment": float(increment or 0)}
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not START or START+INC", param_hint="--time-bank"
+        ) from None

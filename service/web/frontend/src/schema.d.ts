@@ -4072,6 +4072,15 @@ export interface components {
             /** @description the game's own detail */
             detail: Record<string, never>;
         };
+        TimeBank: {
+            /** @description seconds on each seat's clock when the game starts */
+            start: number;
+            /**
+             * @description seconds added to a seat's clock whenever a decision falls due
+             * @default 0
+             */
+            increment: number;
+        };
         Game: {
             /** @example 3f2a9c0d1b7e4a55 */
             id: string;
@@ -4107,6 +4116,8 @@ export interface components {
             /** @enum {string} */
             visibility?: "private" | "public";
             decision_seconds?: number | null;
+            /** @description each seat's clock, if any */
+            time_bank?: components["schemas"]["TimeBank"] | null;
             tournament?: string | null;
             forked_from?: components["schemas"]["ForkedFrom"] | null;
         };
@@ -4199,6 +4210,8 @@ export interface components {
             /** @enum {string} */
             visibility?: "private" | "public";
             decision_seconds?: number | null;
+            /** @description each seat's clock, if any */
+            time_bank?: components["schemas"]["TimeBank"] | null;
             tournament?: string | null;
             forked_from?: components["schemas"]["ForkedFrom"] | null;
             creator_token: string;
@@ -4340,6 +4353,7 @@ export interface components {
             seed?: string | null;
             seed_commitment: string;
             decision_seconds?: number | null;
+            time_bank?: components["schemas"]["TimeBank"] | null;
             concurrency: number;
             created_at: number;
             finished_at?: number | null;
@@ -4367,6 +4381,8 @@ export interface components {
             seats_per_game?: number;
             seed?: string;
             decision_seconds?: number;
+            /** @description a clock per seat and game for external bots: a decision owed when its seat's clock runs out gets the fallback move (counted as a missed deadline) */
+            time_bank?: components["schemas"]["TimeBank"];
             /** @default 4 */
             concurrency: number;
         };
