@@ -103,7 +103,7 @@ def design_b() -> Design:
         offset(5, 4),
         [3, 4, 4, 5, 6],
         "far",
-        link=28,
+        link=22,
         pick=1,
     )
 
