@@ -3,9 +3,9 @@
 Run by hand (nice it): ``nice -n 15 python bench/burgundy_duchies.py --games 400``. For every
 duchy it plays ``--games`` seeded solo games ("one and only") with the heuristic bot, the same
 seeds on every duchy, and prints the mean score, its standard deviation, the share of games
-at 70 or more (the rulebook's "incredible"), and where the points come from: completed areas
-by colour (castles included), colour completions and sales. The baseline is duchy A (as
-printed): the house-designed duchies B-D should score within 2 points of its mean with a
+at 70 or more (the rulebook's "incredible"), and where the points come from: sales, and per
+colour its completed areas (green: the castles) and its colour completion. The baseline is
+duchy A (as printed): the house-designed duchies B-D should score within 2 points of its mean with a
 similar spread, and show their character (B, the trading duchy, sells most).
 """
 
@@ -21,7 +21,7 @@ from engine.burgundy import GAME
 from engine.burgundy.duchy import DUCHIES
 from engine.simulate import make_bots, play
 
-SOURCES = ("sales", "colours", "blue", "purple", "yellow", "gray", "green", "orange")
+SOURCES = ("sales", "blue", "purple", "yellow", "gray", "green", "orange")
 
 
 @dataclass
@@ -65,7 +65,7 @@ def solo(name: str, games: int) -> Figures:
             if event["type"] == "sold":
                 out.points["sales"] += event["points"]
             elif event["type"] == "colour_completed":
-                out.points["colours"] += event["points"]
+                out.points[event["colour"]] += event["points"]
             elif event["type"] == "area_completed":
                 colour = duchy.area_colours[event["area"]]
                 out.points[colour] += event["points"]
