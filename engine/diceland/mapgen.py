@@ -179,8 +179,8 @@ def design_f() -> Design:
         offset(5, 5),
         [4, 4, 5, 5],
         "far",
-        link=30,
-        pick=0,
+        link=31,
+        pick=1,
     )
 
 
