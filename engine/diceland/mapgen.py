@@ -144,7 +144,7 @@ def design_d() -> Design:
         [2, 3, 4, 5, 6],
         "far",
         link=27,
-        pick=1,
+        pick=0,
     )
 
 
