@@ -30,7 +30,7 @@ def _cheapest_path(board: Board, tree: int, targets: int) -> list[int]:
     """The shortest run of new hexes from ``tree`` to a hex of ``targets`` (ties: lowest
     index first), including that hex."""
     came: dict[int, int] = {}
-    queue = deque()
+    queue: deque[int] = deque()
     for i in bits(tree):
         for j in bits(board.neighbour_mask[i] & ~tree):
             if j not in came:
