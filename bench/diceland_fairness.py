@@ -22,18 +22,23 @@ import random
 import time
 
 from engine.diceland import GAME
-from engine.diceland.fairness import link_cost
+from engine.diceland.fairness import link_cost, placements
 from engine.diceland.maps import BOARDS, MAP_NAMES
 from engine.simulate import make_bots, play
 
 
 def four_seat(bot: str, games: int) -> dict[str, float]:
-    """Each map's win share in ``games`` four-seat games with four different maps."""
+    """Each map's win share in ``games`` four-seat games with four different maps: the eight
+    maps are shuffled (seeded) and split in two halves, one game each, so every map is dealt
+    in half the games, at every seat alike."""
     dealt = dict.fromkeys(MAP_NAMES, 0)
     won = dict.fromkeys(MAP_NAMES, 0.0)
     deck = random.Random(f"fairness-{bot}")
+    shuffled = list(MAP_NAMES)
     for n in range(games):
-        maps = deck.sample(list(MAP_NAMES), 4)
+        if n % 2 == 0:
+            deck.shuffle(shuffled)
+        maps = shuffled[:4] if n % 2 == 0 else shuffled[4:]
         played = play(
             GAME, make_bots(GAME, [bot] * 4), f"fair-{bot}-{n}", {"maps": maps}, strict=False
         )
@@ -46,7 +51,8 @@ def four_seat(bot: str, games: int) -> dict[str, float]:
 
 
 def heads_up(bot: str, games: int) -> dict[tuple[str, str], float]:
-    """The first map's win rate against the second, per pair, seats swapped every game."""
+    """The first map's win rate against the second, per pair: seats swapped every game, the
+    two games of a swap with the same dice seed (so the deal, not the dice, differs)."""
     rates = {}
     for a, b in itertools.combinations(MAP_NAMES, 2):
         score = 0.0
@@ -55,7 +61,7 @@ def heads_up(bot: str, games: int) -> dict[tuple[str, str], float]:
             played = play(
                 GAME,
                 make_bots(GAME, [bot] * 2),
-                f"hu-{bot}-{a}{b}-{n}",
+                f"hu-{bot}-{a}{b}-{n // 2}",
                 {"maps": maps},
                 strict=False,
             )
@@ -73,8 +79,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="heads-up games per map pair")
     parser.add_argument("--bots", nargs="+", default=["heuristic", "random"])
     args = parser.parse_args()
-    print("link cost (crosses to link 9 treasures to the start):")
-    print("  " + "  ".join(f"{m} {link_cost(BOARDS[m])}" for m in MAP_NAMES))
+    print("link cost (crosses to link 9 treasures to the start) / placements (the same over")
+    print("the mean territory size):")
+    print(
+        "  "
+        + "  ".join(f"{m} {link_cost(BOARDS[m])}/{placements(BOARDS[m]):.2f}" for m in MAP_NAMES)
+    )
     for bot in args.bots:
         started = time.perf_counter()
         shares = four_seat(bot, args.games)

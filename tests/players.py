@@ -7,6 +7,7 @@ from typing import Any
 
 import requests
 
+from clients.sdk import Client
 from clients.verifier import Audit, audit_game
 
 
@@ -107,7 +108,7 @@ def verify_finished(base: str, game_id: str) -> Audit:
     """Audit a finished game from what the API publishes: summary, log and every seat's final
     view (and the spectator's)."""
     summary = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
-    log = requests.get(f"{base}/v1/games/{game_id}/log", timeout=10).json()
+    log = Client(base).log(game_id)  # every page: a long game has more than one
     views: dict[int | None, Any] = {
         None: requests.get(f"{base}/v1/games/{game_id}/view", timeout=10).json()["view"]
     }

@@ -5,8 +5,15 @@ a map needs to reach nine of its treasures from the start are a good first estim
 long a game on it lasts. :func:`link_cost` grows a tree from the start greedily (always the
 cheapest treasure to reach next, by breadth-first search over open hexes) and counts the
 hexes crossed on the way, treasures included. It ignores territories and dice (that is what
-the bench's simulation is for: ``bench/diceland_fairness.py``); the data test keeps the
-maps' costs within a tolerance of each other.
+the bench's simulation is for: ``bench/diceland_fairness.py``).
+
+Crosses alone mislead across maps of different grain: a die crosses one hex, but the excess
+rule lets a throw's dice of one colour go only into one territory with room for all of
+them, so small territories take more placements for the same crosses. :func:`placements`
+divides the link cost by the map's mean territory size: about the placements that link nine
+treasures. The maps were chosen by playtesting (``bench/diceland_calibrate.py``); the data
+test keeps every map's placements within the band the chosen maps span (``PLACEMENTS``), so a
+regenerated map far from them fails before any simulation.
 """
 
 from __future__ import annotations
@@ -14,6 +21,9 @@ from __future__ import annotations
 from collections import deque
 
 from engine.diceland.board import TREASURES_TO_WIN, Board, bits
+
+PLACEMENTS = (5.0, 9.0)
+"""The band of :func:`placements` every map lies in."""
 
 
 def _cheapest_path(board: Board, tree: int, targets: int) -> list[int]:
@@ -54,3 +64,9 @@ def link_cost(board: Board, treasures: int = TREASURES_TO_WIN) -> int:
         left &= ~tree
         crosses += len(path)
     return crosses
+
+
+def placements(board: Board) -> float:
+    """Placements that link nine treasures: the link cost over the mean territory size."""
+    sizes = [len(t.hexes) for t in board.territories]
+    return link_cost(board) * len(sizes) / sum(sizes)

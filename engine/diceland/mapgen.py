@@ -85,7 +85,7 @@ def design_a() -> Design:
         offset(5, 5),
         [3, 4, 4, 5],
         "spread",
-        link=26,
+        link=25,
         pick=1,
     )
 
@@ -103,7 +103,7 @@ def design_b() -> Design:
         offset(5, 4),
         [3, 4, 4, 5, 6],
         "far",
-        link=28,
+        link=22,
         pick=1,
     )
 
@@ -123,8 +123,8 @@ def design_c() -> Design:
         (0, 0),
         [2, 3, 3, 4, 5],
         "spread",
-        link=28,
-        pick=1,
+        link=29,
+        pick=0,
     )
 
 
@@ -143,8 +143,8 @@ def design_d() -> Design:
         centre,
         [2, 3, 4, 5, 6],
         "far",
-        link=28,
-        pick=2,
+        link=27,
+        pick=0,
     )
 
 
@@ -160,8 +160,8 @@ def design_e() -> Design:
         offset(6, 4),
         [2, 2, 3, 3, 3],
         "spread",
-        link=26,
-        pick=1,
+        link=15,
+        pick=0,
     )
 
 
@@ -173,14 +173,14 @@ def design_f() -> Design:
     return Design(
         "F",
         "Broad Fields",
-        "Big territories of five and six hexes around four lakes; treasures out at the edges.",
+        "Big territories of four and five hexes around four lakes; treasures out at the edges.",
         cells,
         obstacles,
         offset(5, 5),
-        [5, 5, 6, 6, 4],
+        [4, 4, 5, 5],
         "far",
-        link=28,
-        pick=0,
+        link=31,
+        pick=1,
     )
 
 
@@ -198,8 +198,8 @@ def design_g() -> Design:
         offset(5, 4),
         [3, 4, 4, 5],
         "spread",
-        link=24,
-        pick=2,
+        link=26,
+        pick=0,
     )
 
 
@@ -211,14 +211,14 @@ def design_h() -> Design:
     return Design(
         "H",
         "The Rim",
-        "A round board with rock clusters near the middle and every treasure on the rim.",
+        "A round board with rock clusters near the middle and a long way round them.",
         cells,
         obstacles,
         (0, 0),
-        [2, 3, 3, 4, 4],
-        "rim",
-        link=22,
-        pick=2,
+        [3, 4, 4, 5],
+        "spread",
+        link=21,
+        pick=0,
     )
 
 

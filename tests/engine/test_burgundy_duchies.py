@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
+from bench.burgundy_duchies import solo
 from engine.burgundy.duchy import (
     AREA_BONUS,
     BONUS_KINDS,
@@ -109,3 +111,51 @@ def test_duchy_problems_catches_bad_data():
     raw["castles"][0]["square"] = "silver"
     raw["areas"][0]["hexes"].append([6, 3])
     assert len(problems(parse(raw))) >= 2
+
+
+def test_duchy_a_data_stays_exactly_as_it_is():
+    """Duchy A is the printed sheet and the baseline the other duchies and the search bot are
+    measured against: not one number of its file may change."""
+    raw = json.loads((DATA / "duchy_a.json").read_text())
+    digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest()
+    assert digest == "35e6c08fc105e7ddc04c4a3ee8a7325bfd19c14bda21beaf1e4ae25c0b537fe7"
+
+
+def _areas(name: str, colour: str) -> list[int]:
+    duchy = DUCHIES[name]
+    return [len(a) for c, a in zip(duchy.area_colours, duchy.areas, strict=True) if c == colour]
+
+
+def test_house_duchies_show_their_character_in_their_structure():
+    """B Riverlands: the most rivers (each completed river is a commodity to sell) and the
+    highest commodity limit; C City-state: the most city hexes, in cities of three; D
+    Meadows: the most pasture hexes and the richest yellow colour amount."""
+    others = {n: [m for m in "ABCD" if m != n] for n in "BCD"}
+    rivers = {n: len(_areas(n, "blue")) for n in "ABCD"}
+    assert all(rivers["B"] > rivers[m] for m in others["B"]), rivers
+    commodity = BONUS_KINDS.index("commodity")
+    limits = {n: DUCHIES[n].bonus_limits[commodity] for n in "ABCD"}
+    assert all(limits["B"] > limits[m] for m in others["B"]), limits
+    city_hexes = {n: sum(_areas(n, "orange")) for n in "ABCD"}
+    assert all(city_hexes["C"] > city_hexes[m] for m in others["C"]), city_hexes
+    assert set(_areas("C", "orange")) == {3}
+    pastures = {n: sum(_areas(n, "yellow")) for n in "ABCD"}
+    assert all(pastures["D"] > pastures[m] for m in others["D"]), pastures
+    yellow = {n: DUCHIES[n].colour_bonus["yellow"][0] for n in "ABCD"}
+    assert all(yellow["D"] > yellow[m] for m in others["D"]), yellow
+
+
+def test_house_duchies_score_like_duchy_a_each_in_its_own_way():
+    """Seeded solo games of the heuristic (the same seeds on every duchy): B-D score within 3
+    points of duchy A's mean with a spread within 30 % of A's, and each makes more of its
+    character than A does (B sales, C cities, D pastures). The bench
+    (bench/burgundy_duchies.py, 400 games) holds them to 2 points."""
+    figures = {name: solo(name, 40) for name in "ABCD"}
+    a = figures["A"]
+    for name in "BCD":
+        got = figures[name]
+        assert abs(got.mean - a.mean) <= 3, (name, got.mean, a.mean)
+        assert 0.7 <= got.sd / a.sd <= 1.3, (name, got.sd, a.sd)
+    assert figures["B"].per_game("sales") > a.per_game("sales")
+    assert figures["C"].per_game("orange") > a.per_game("orange")
+    assert figures["D"].per_game("yellow") > a.per_game("yellow")

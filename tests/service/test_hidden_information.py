@@ -87,11 +87,13 @@ def test_sealed_choice_reaches_nobody_else_until_resolved(client, game_name, sea
                 log = json.loads(seen)[1]
                 assert log["entries"][-1]["seat"] == seat and log["entries"][-1]["action"] is None
                 events = json.loads(seen)[2]["events"]
-                assert all(
-                    e.get("action") is None
+                # the seat's earlier open actions (a Diceland player's own turn) stay public
+                hidden = [
+                    e
                     for e in events
-                    if e["type"] == "action" and e["seat"] == seat
-                )
+                    if e["type"] == "action" and e["seat"] == seat and e.get("sealed")
+                ]
+                assert hidden and all(e.get("action") is None for e in hidden)
                 assert seen != before[token], "the others should see that the seat has decided"
             own = client.get(f"/v1/games/{gid}/log", headers=auth(tokens[seat])).get_json()
             assert own["entries"][-1]["action"] == action
