@@ -243,6 +243,11 @@ class Game(ABC):
         ``dice``. Games without hidden information rebuild the state from the view."""
         raise NotImplementedError(f"{self.name} does not implement sample()")
 
+    def picture(self, view: View, player: int | None = None) -> str | None:
+        """An SVG document drawn from ``view`` alone (``engine/<game>/picture.py``); ``player``
+        picks whose sheet or map when the view holds several. None: the game draws none."""
+        return None
+
     # --- serialisation --------------------------------------------------------------------
     def dump_state(self, state: State) -> dict[str, Any]:
         """The state as JSON-ready data (exact round trip with :meth:`load_state`)."""

@@ -20,6 +20,7 @@ from engine.burgundy.moves import (
     parse_hex,
     round_actions,
 )
+from engine.burgundy.picture import render_svg
 from engine.burgundy.sample import sample_state
 from engine.burgundy.sheet import available, circle, is_colour_complete, unused_total, write
 from engine.burgundy.state import (
@@ -382,6 +383,9 @@ class Burgundy(Game):
     # --- observation ----------------------------------------------------------------------
     def _scores(self, state: BurgundyState) -> list[int]:
         return [sum(sheet.points) for sheet in state.sheets]
+
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
 
     def view(self, state: BurgundyState, seat: int | None) -> View:
         return build_view(self, state, seat)

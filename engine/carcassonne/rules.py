@@ -25,6 +25,7 @@ from engine.carcassonne.faces import (
     edge_list,
     face_mask,
 )
+from engine.carcassonne.picture import render_svg
 from engine.carcassonne.rulebook import KNIGHTS_TO_HOLD, ROLLS, TARGET, TURN_LIMIT
 from engine.carcassonne.state import (
     ASIDE,
@@ -378,6 +379,9 @@ class Carcassonne(Game):
             )
 
     # --- observation ----------------------------------------------------------------------
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
+
     def view(self, state: CarcassonneState, seat: int | None) -> View:
         return build_view(state, seat)
 

@@ -23,6 +23,7 @@ from engine.diceland import schemas
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
 from engine.diceland.bots import HeuristicBot, RandomBot
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
+from engine.diceland.picture import render_svg
 from engine.diceland.state import Choice, DicelandState, Phase
 from engine.search import lazy_bot
 
@@ -482,6 +483,9 @@ class Diceland(Game):
             if viewer == seat and choice is not None and owes:
                 out["phase2"]["choice"] = self._choice_json(state, seat, choice)
         return out
+
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
 
     def view(self, state: DicelandState, seat: int | None) -> View:
         pending = sorted(self.to_act(state))

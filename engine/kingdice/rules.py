@@ -30,9 +30,10 @@ from engine.kingdice import effects, legal, queries, schemas
 from engine.kingdice.board import DRAGON, NOBODY
 from engine.kingdice.bots import HeuristicBot
 from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKERS, WHITE_GEMS
-from engine.kingdice.observe import make_view, sample_state
+from engine.kingdice.picture import render_svg
 from engine.kingdice.state import KingState, Player
 from engine.kingdice.texts import describe_action
+from engine.kingdice.view import make_view, sample_state
 from engine.search import lazy_bot
 
 
@@ -153,6 +154,9 @@ class KingOfTheDice(Game):
     def must_hire(self, state: KingState) -> bool:
         """Whether the thrown dice alone meet a card in the job market."""
         return queries.must_hire(state)
+
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
 
     def view(self, state: KingState, seat: int | None) -> View:
         return make_view(state, seat)

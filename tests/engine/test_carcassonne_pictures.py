@@ -12,9 +12,9 @@ from rich.console import Console
 from clients.boards.carcassonne import block
 from clients.boards.carcassonne import render as render_board
 from engine.carcassonne import GAME
+from engine.carcassonne.picture import render_svg
 from engine.dice import Dice
 from engine.simulate import make_bots
-from service.pictures.carcassonne import render_svg
 from tests.engine.test_carcassonne_support import CITY_OF_THREE, act, build, new_game, set_roll
 
 SVG = "{http://www.w3.org/2000/svg}"
