@@ -532,8 +532,11 @@ class Diceland(Game):
             "maps": {m: MAP_DATA[m] for m in sorted(set(state.maps))},
         }
 
+    def is_over(self, state: DicelandState) -> bool:
+        return state.phase == Phase.OVER
+
     def result(self, state: DicelandState) -> Result | None:
-        if state.phase != Phase.OVER:
+        if not self.is_over(state):
             return None
         treasures = [
             self.board(state, s).treasure_count(self.crossed(state, s)) for s in range(state.seats)
@@ -565,7 +568,7 @@ class Diceland(Game):
             ],
             active=view["turn_player"],
             turn=view["turn"],
-            phase=view["phase"],
+            phase=Phase(view["phase"]),
             last_throw=list(view["dice"]["last_throw"]),
             throws=view["dice"]["throws"],
             chosen=view["dice"]["chosen"] or "",

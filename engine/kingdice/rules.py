@@ -31,7 +31,7 @@ from engine.kingdice.board import DRAGON, NOBODY
 from engine.kingdice.bots import HeuristicBot
 from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKERS, WHITE_GEMS
 from engine.kingdice.picture import render_svg
-from engine.kingdice.state import KingState, Player
+from engine.kingdice.state import KingState, Phase, Player
 from engine.kingdice.texts import describe_action
 from engine.kingdice.view import make_view, sample_state
 from engine.search import lazy_bot
@@ -118,7 +118,7 @@ class KingOfTheDice(Game):
 
     # --- whose decision -----------------------------------------------------------------
     def to_act(self, state: KingState) -> dict[int, Prompt]:
-        if state.over:
+        if self.is_over(state):
             return {}
         return {state.active: Prompt(state.phase.value, text=legal.PROMPTS[state.phase])}
 
@@ -132,10 +132,6 @@ class KingOfTheDice(Game):
     def check(self, state: KingState, seat: int, action: Action) -> None:
         self.validate_action(action)
         kind = action["type"]
-        if state.over:
-            raise IllegalAction("game_over", "the game is over")
-        if seat != state.active:
-            raise IllegalAction("not_your_turn", f"it is player {state.active}'s turn")
         if kind not in legal.PHASE_ACTIONS[state.phase]:
             raise IllegalAction(
                 "wrong_phase", f"you cannot {kind} now: you must {legal.PROMPTS[state.phase]}"
@@ -161,8 +157,11 @@ class KingOfTheDice(Game):
     def view(self, state: KingState, seat: int | None) -> View:
         return make_view(state, seat)
 
+    def is_over(self, state: KingState) -> bool:
+        return state.phase == Phase.OVER
+
     def result(self, state: KingState) -> Result | None:
-        if not state.over:
+        if not self.is_over(state):
             return None
         parts = queries.scores(state)
         totals = [p["total"] for p in parts]

@@ -77,7 +77,7 @@ class SealedBids(Game):
         )
 
     def to_act(self, state: ToyState) -> dict[int, Prompt]:
-        if state.over:
+        if self.is_over(state):
             return {}
         return {
             seat: Prompt("bid", sealed=True, text=f"bid for prize {state.prize}")
@@ -140,8 +140,11 @@ class SealedBids(Game):
             "over": state.over,
         }
 
+    def is_over(self, state: ToyState) -> bool:
+        return state.over
+
     def result(self, state: ToyState) -> Result | None:
-        if not state.over:
+        if not self.is_over(state):
             return None
         scores = [sum(won) for won in state.won]
         return Result(scores=scores, ranks=ranks_from_keys(scores))
