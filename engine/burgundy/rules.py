@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from engine.burgundy import schemas
-from engine.burgundy.bots import HeuristicBot
+from engine.burgundy.bots import BOTS
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, Duchy
 from engine.burgundy.moves import (
     COMMODITY,
@@ -43,13 +43,11 @@ from engine.contract import (
     IllegalAction,
     InvalidOptions,
     Prompt,
-    RandomBot,
     Result,
     View,
     ranks_from_keys,
 )
 from engine.dice import Dice
-from engine.search import lazy_bot
 
 VARIANTS = ("standard", "all_different", "all_same", "solo")
 
@@ -91,11 +89,7 @@ class Burgundy(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/burgundy/RULES.md"
-    bots = {
-        "random": RandomBot,
-        "heuristic": HeuristicBot,
-        "search": lazy_bot("engine.burgundy.search:BurgundySearchBot"),
-    }
+    bots = BOTS
 
     # --- set-up -------------------------------------------------------------------------
     def check_options(self, seats: int, options: dict[str, Any]) -> None:

@@ -20,7 +20,6 @@ from engine.contract import (
     Game,
     IllegalAction,
     Prompt,
-    RandomBot,
     Result,
     View,
     ranks_from_keys,
@@ -28,13 +27,12 @@ from engine.contract import (
 from engine.dice import Dice
 from engine.kingdice import effects, legal, queries, schemas
 from engine.kingdice.board import DRAGON, NOBODY
-from engine.kingdice.bots import HeuristicBot
+from engine.kingdice.bots import BOTS
 from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKERS, WHITE_GEMS
 from engine.kingdice.picture import render_svg
 from engine.kingdice.state import KingState, Phase, Player
 from engine.kingdice.texts import describe_action
 from engine.kingdice.view import make_view, sample_state
-from engine.search import lazy_bot
 
 
 class KingOptions(Schema):
@@ -55,11 +53,7 @@ class KingOfTheDice(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/kingdice/RULES.md"
-    bots = {
-        "random": RandomBot,
-        "heuristic": HeuristicBot,
-        "search": lazy_bot("engine.kingdice.search:KingdiceSearchBot"),
-    }
+    bots = BOTS
 
     # --- set-up -------------------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> KingState:
