@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from engine.burgundy import schemas
 from engine.burgundy.bots import BOTS
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, Duchy
-from engine.burgundy.moves import (
+from engine.burgundy.legal import (
     COMMODITY,
     SILVER,
     WORKER,
