@@ -1,4 +1,5 @@
-"""SVG picture of one player's Burgundy duchy sheet, drawn from a view dict only.
+"""SVG picture of one player's Burgundy duchy sheet, drawn from a view dict only
+(with ``engine.svg``).
 
 The hex map shows each area in its colour, the numbers written in marked hexes (a check
 for the starting castle), castles with their square's colour, and a side panel with the
@@ -8,8 +9,9 @@ score per phase, the bonuses, the time track, the dice and the colour claims.
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import Any
+
+from engine import svg
 
 FILL = {
     "blue": "#5b9bd5",
@@ -48,104 +50,109 @@ def _hex_points(x: float, y: float, size: float) -> str:
     return " ".join(pts)
 
 
-def _text(x: float, y: float, s: str, size: int = 13, **attrs: Any) -> str:
-    extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
-        f"{extra}>{escape(s)}</text>"
-    )
-
-
-def _map(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
+def _map(root: svg.Element, view: dict[str, Any], player: dict[str, Any]) -> None:
     duchy = view["duchy"]
     squares = {tuple(c["hex"]): c["square"] for c in duchy["castles"]}
-    out = []
     for row, colours in enumerate(duchy["rows"]):
         for col, colour in enumerate(colours):
             x, y = _centre(row, col)
             value = player["marks"][row][col]
             marked = value is not None
             fill = FILL[colour] if marked else PALE[colour]
-            out.append(
-                f'<polygon points="{_hex_points(x, y, SIZE - 1.5)}" fill="{fill}" '
-                f'stroke="{FILL[colour]}" stroke-width="2"><title>{colour} [{row}, {col}]'
-                f"</title></polygon>"
+            hexagon = svg.add(
+                root,
+                "polygon",
+                points=_hex_points(x, y, SIZE - 1.5),
+                fill=fill,
+                stroke=FILL[colour],
+                stroke_width="2",
             )
+            svg.add(hexagon, "title", f"{colour} [{row}, {col}]")
             square = squares.get((row, col))
             if square:
-                out.append(
-                    f'<rect x="{x - 7:.1f}" y="{y - 24:.1f}" width="14" height="10" '
-                    f'fill="{FILL[SQUARE[square]]}" stroke="#333" stroke-width="1"/>'
+                svg.add(
+                    root,
+                    "rect",
+                    x=f"{x - 7:.1f}",
+                    y=f"{y - 24:.1f}",
+                    width="14",
+                    height="10",
+                    fill=FILL[SQUARE[square]],
+                    stroke="#333",
+                    stroke_width="1",
                 )
-                out.append(_text(x, y + 24, "castle", 8, text_anchor="middle", fill="#333"))
+                svg.text(root, x, y + 24, "castle", 8, text_anchor="middle", fill="#333")
             if marked:
                 label = "\u2713" if value == 0 else str(value)
-                out.append(
-                    _text(
-                        x, y + 7, label, 20, text_anchor="middle", font_weight="bold", fill="#111"
-                    )
+                svg.text(
+                    root, x, y + 7, label, 20, text_anchor="middle", font_weight="bold", fill="#111"
                 )
-    return out
 
 
-def _panel(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
-    x0, y = 520.0, 30.0
-    out = [
-        _text(
-            x0,
-            y,
-            f"Seat {player['seat']} \u2014 duchy {view['duchy']['name']}",
-            16,
-            font_weight="bold",
-        ),
-    ]
-    y += 24
-    pts = player["points"]
-    out.append(
-        _text(x0, y, f"Points: I {pts[0]} + II {pts[1]} + III {pts[2]} = {player['total']}", 14)
-    )
-    y += 26
-    out.append(_text(x0, y, "Bonuses (available / circled / limit)", 12, fill="#444"))
+def _bonuses(root: svg.Element, player: dict[str, Any], x0: float, y: float) -> float:
+    svg.text(root, x0, y, "Bonuses (available / circled / limit)", 12, fill="#444")
     for kind, info in player["bonuses"].items():
         y += 20
-        colour = FILL[SQUARE[kind]]
-        out.append(f'<circle cx="{x0 + 7}" cy="{y - 4}" r="7" fill="{colour}"/>')
-        out.append(
-            _text(
-                x0 + 20, y, f"{kind}: {info['available']} / {info['circled']} / {info['limit']}", 13
-            )
-        )
-    y += 28
+        svg.add(root, "circle", cx=f"{x0 + 7}", cy=f"{y - 4}", r="7", fill=FILL[SQUARE[kind]])
+        label = f"{kind}: {info['available']} / {info['circled']} / {info['limit']}"
+        svg.text(root, x0 + 20, y, label, 13)
+    return y
+
+
+def _time(root: svg.Element, view: dict[str, Any], x0: float, y: float) -> float:
     time = view["time"]
-    out.append(_text(x0, y, f"Phase {view['phase']}, round {view['round']}", 13))
+    svg.text(root, x0, y, f"Phase {view['phase']}, round {view['round']}", 13)
     for col, filled in enumerate(time["columns"]):
         for box in range(time["size"]):
             bx, by = x0 + col * 70, y + 10 + box * 13
             fill = "#555" if box < filled else "#fff"
-            out.append(
-                f'<rect x="{bx}" y="{by}" width="11" height="11" fill="{fill}" stroke="#555"/>'
+            svg.add(
+                root,
+                "rect",
+                x=f"{bx}",
+                y=f"{by}",
+                width="11",
+                height="11",
+                fill=fill,
+                stroke="#555",
             )
-        out.append(_text(x0 + col * 70 + 16, y + 20, ["I", "II", "III"][col], 12))
-    y += 24 + 13 * time["size"]
-    roll = view.get("roll")
-    if roll:
-        dice = ", ".join(str(p) for p in roll["pips"])
-        out.append(_text(x0, y, f"Dice: {dice}", 13))
-        for i, colour in enumerate(roll["colours"]):
-            out.append(
-                f'<rect x="{x0 + 90 + 22 * i}" y="{y - 13}" width="16" height="16" '
-                f'fill="{FILL[colour]}" stroke="#333"><title>{colour}</title></rect>'
-            )
-        for i in range(roll["hourglass"]):
-            hx, colour = x0 + 146 + 14 * i, "#2f6fb5" if roll["sale"] else "#8a6d3b"
-            out.append(
-                f'<polygon points="{hx},{y - 13} {hx + 10},{y - 13} {hx},{y + 1} '
-                f'{hx + 10},{y + 1}" fill="{colour}"><title>hourglass</title></polygon>'
-            )
-        if roll["sale"]:
-            out.append(_text(x0 + 176, y, "double: sale", 12, fill="#2f6fb5"))
-        y += 24
-    out.append(_text(x0, y, "Colour bonuses (first / second)", 12, fill="#444"))
+        svg.text(root, x0 + col * 70 + 16, y + 20, ["I", "II", "III"][col], 12)
+    return y + 24 + 13 * time["size"]
+
+
+def _dice(root: svg.Element, roll: dict[str, Any], x0: float, y: float) -> float:
+    dice = ", ".join(str(p) for p in roll["pips"])
+    svg.text(root, x0, y, f"Dice: {dice}", 13)
+    for i, colour in enumerate(roll["colours"]):
+        die = svg.add(
+            root,
+            "rect",
+            x=f"{x0 + 90 + 22 * i}",
+            y=f"{y - 13}",
+            width="16",
+            height="16",
+            fill=FILL[colour],
+            stroke="#333",
+        )
+        svg.add(die, "title", colour)
+    for i in range(roll["hourglass"]):
+        hx, colour = x0 + 146 + 14 * i, "#2f6fb5" if roll["sale"] else "#8a6d3b"
+        glass = svg.add(
+            root,
+            "polygon",
+            points=f"{hx},{y - 13} {hx + 10},{y - 13} {hx},{y + 1} {hx + 10},{y + 1}",
+            fill=colour,
+        )
+        svg.add(glass, "title", "hourglass")
+    if roll["sale"]:
+        svg.text(root, x0 + 176, y, "double: sale", 12, fill="#2f6fb5")
+    return y + 24
+
+
+def _claims(
+    root: svg.Element, view: dict[str, Any], player: dict[str, Any], x0: float, y: float
+) -> None:
+    svg.text(root, x0, y, "Colour bonuses (first / second)", 12, fill="#444")
     for colour, claim in view["colour_claims"].items():
         y += 18
         first, second = view["duchy"]["colour_bonus"][colour]
@@ -155,21 +162,35 @@ def _panel(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
         if claim["second"]:
             who.append("2nd: " + ",".join(str(s) for s in claim["second"]))
         done = " \u2713" if colour in player["colours_done"] else ""
-        out.append(f'<rect x="{x0}" y="{y - 11}" width="12" height="12" fill="{FILL[colour]}"/>')
-        out.append(_text(x0 + 18, y, f"{first}/{second} {' '.join(who)}{done}", 12))
-    return out
+        svg.add(root, "rect", x=f"{x0}", y=f"{y - 11}", width="12", height="12", fill=FILL[colour])
+        svg.text(root, x0 + 18, y, f"{first}/{second} {' '.join(who)}{done}", 12)
+
+
+def _panel(root: svg.Element, view: dict[str, Any], player: dict[str, Any]) -> None:
+    x0, y = 520.0, 30.0
+    title = f"Seat {player['seat']} \u2014 duchy {view['duchy']['name']}"
+    svg.text(root, x0, y, title, 16, font_weight="bold")
+    y += 24
+    pts = player["points"]
+    total = f"Points: I {pts[0]} + II {pts[1]} + III {pts[2]} = {player['total']}"
+    svg.text(root, x0, y, total, 14)
+    y = _bonuses(root, player, x0, y + 26) + 28
+    y = _time(root, view, x0, y)
+    roll = view.get("roll")
+    if roll:
+        y = _dice(root, roll, x0, y)
+    _claims(root, view, player, x0, y)
 
 
 def render_svg(view: dict[str, Any], player: int | None = None) -> str:
     """A self-contained SVG of one player's sheet (``player`` None: the viewer, else seat 0)."""
     seat = player if player is not None else (view.get("you") or 0)
     me = view["players"][seat]
-    body = _map(view, me) + _panel(view, me)
+    root = svg.document("780", "560")
+    svg.add(root, "rect", width="100%", height="100%", fill="#fffdf6")
+    svg.add(root, "title", f"Burgundy: seat {seat}, {me['total']} points")
+    _map(root, view, me)
+    _panel(root, view, me)
     if me.get("decided") and view.get("stage") != "over":
-        body.append(_text(20, 20, "decided this round", 12, fill="#2a7"))
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="780" height="560" '
-        'viewBox="0 0 780 560">'
-        '<rect width="100%" height="100%" fill="#fffdf6"/>'
-        f"<title>Burgundy: seat {seat}, {me['total']} points</title>" + "".join(body) + "</svg>"
-    )
+        svg.text(root, 20, 20, "decided this round", 12, fill="#2a7")
+    return svg.to_string(root)
