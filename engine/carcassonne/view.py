@@ -39,7 +39,12 @@ def _turn_view(turn: Turn) -> dict[str, Any]:
         "knights": turn.knights,
         "catapults": turn.catapults,
         "roll": [
-            {"die": index, "face": die.face, "status": die.status}
+            {
+                "die": index,
+                "face": die.face,
+                "status": die.status,
+                "edges": edge_list(face_mask(die.face, 0)),
+            }
             for index, die in enumerate(turn.roll)
         ],
         "grid": [
