@@ -152,3 +152,21 @@ def test_a_game_says_it_is_over_only_through_is_over_and_stores_phases_as_string
             assert type(stored[field]) is str and stored[field] == value
             assert type(game.load_state(stored)) is type(state)
             assert getattr(game.load_state(stored), field) is value
+
+
+def test_the_service_and_the_clients_reach_a_game_only_through_the_registry():
+    root = ENGINE.parent
+    folders = {f"engine.{name}" for name in REGISTERED}
+    offenders = []
+    for path in [*(root / "service").rglob("*.py"), *(root / "clients").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n == f or n.startswith(f + ".") for n in names for f in folders):
+                offenders.append(str(path.relative_to(root)))
+    assert offenders == []
