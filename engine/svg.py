@@ -55,6 +55,22 @@ def text(parent: Element, x: float, y: float, content: Any, size: float, **value
     )
 
 
+def rect(
+    parent: Element, x: float, y: float, width: float | str, height: float | str, **values: Any
+) -> Element:
+    """A rectangle with its corner at ``(x, y)``; numbers are written with one decimal, a
+    size given as a string (``"56"``, ``"100%"``) as it is."""
+    return add(
+        parent,
+        "rect",
+        x=f"{x:.1f}",
+        y=f"{y:.1f}",
+        width=width if isinstance(width, str) else f"{width:.1f}",
+        height=height if isinstance(height, str) else f"{height:.1f}",
+        **values,
+    )
+
+
 def titled(parent: Element, title: str, **values: Any) -> Element:
     """A ``<g>`` group whose ``<title>`` (a tooltip) is ``title``."""
     group = add(parent, "g", **values)

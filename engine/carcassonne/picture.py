@@ -63,13 +63,12 @@ def _token(parent: svg.Element, x: float, y: float, face: str, s: float) -> None
     """A knight or catapult face as a die with a sign."""
     sign = "\u265e" if face == "knight" else "\u2604"
     colour = "#2f4f8f" if face == "knight" else "#8f2f2f"
-    svg.add(
+    svg.rect(
         parent,
-        "rect",
-        x=f"{x:.1f}",
-        y=f"{y:.1f}",
-        width=f"{s:.1f}",
-        height=f"{s:.1f}",
+        x,
+        y,
+        s,
+        s,
         rx="4",
         fill="#f8f4ea",
         stroke=INK,
@@ -131,13 +130,12 @@ def _grid(
         free = {(0, 0)}
     for x, y in sorted(free):
         px, py = corner(x, y)
-        svg.add(
+        svg.rect(
             root,
-            "rect",
-            x=f"{px + 3:.1f}",
-            y=f"{py + 3:.1f}",
-            width=f"{CELL - 6:.1f}",
-            height=f"{CELL - 6:.1f}",
+            px + 3,
+            py + 3,
+            CELL - 6,
+            CELL - 6,
             fill="none",
             stroke="#9a9a9a",
             stroke_dasharray="4 3",
@@ -180,13 +178,12 @@ def _grid(
     if scoring is not None:
         for index in turn["cities"][scoring]["dice"]:
             px, py = corner(grid[index]["x"], grid[index]["y"])
-            svg.add(
+            svg.rect(
                 root,
-                "rect",
-                x=f"{px + 1.5:.1f}",
-                y=f"{py + 1.5:.1f}",
-                width=f"{CELL - 3:.1f}",
-                height=f"{CELL - 3:.1f}",
+                px + 1.5,
+                py + 1.5,
+                CELL - 3,
+                CELL - 3,
                 fill="none",
                 stroke=GOLD,
                 stroke_width="3",
@@ -206,13 +203,12 @@ def _roll(root: svg.Element, view: dict[str, Any], y: float) -> None:
         else:
             _tile(group, x, y, face, 0, DIE)
         if status == "aside":
-            svg.add(
+            svg.rect(
                 root,
-                "rect",
-                x=f"{x - 2:.1f}",
-                y=f"{y - 2:.1f}",
-                width=f"{DIE + 4:.1f}",
-                height=f"{DIE + 4:.1f}",
+                x - 2,
+                y - 2,
+                DIE + 4,
+                DIE + 4,
                 fill="none",
                 stroke=GOLD,
                 stroke_width="2.5",

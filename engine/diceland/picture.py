@@ -69,13 +69,12 @@ def _gem(parent: svg.Element, x: float, y: float, r: float = 6.0) -> None:
 def _die(
     parent: svg.Element, x: float, y: float, colour: str, size: float = 16.0, dim: bool = False
 ) -> None:
-    die = svg.add(
+    die = svg.rect(
         parent,
-        "rect",
-        x=f"{x:.1f}",
-        y=f"{y:.1f}",
-        width=size,
-        height=size,
+        x,
+        y,
+        size,
+        size,
         rx="3",
         fill=FILL.get(colour, "#ccc"),
         stroke="#222",
@@ -150,13 +149,12 @@ def _status_bar(root: svg.Element, view: dict[str, Any], me: dict[str, Any], y: 
     for k, colour in enumerate(COLOURS):
         x = MARGIN + 74 + k * 62
         found = me["treasures"].get(colour, 0)
-        svg.add(
+        svg.rect(
             root,
-            "rect",
-            x=f"{x:.1f}",
-            y=f"{y - 10:.1f}",
-            width="56",
-            height="22",
+            x,
+            y - 10,
+            "56",
+            "22",
             rx="4",
             fill=FILL[colour],
             stroke="#222",

@@ -101,13 +101,12 @@ def _flame(parent: svg.Element, x: float, y: float, s: float = 9.0) -> None:
 def _die_face(
     parent: svg.Element, x: float, y: float, number: int, colour: str, size: float = 22.0
 ) -> None:
-    svg.add(
+    svg.rect(
         parent,
-        "rect",
-        x=f"{x:.1f}",
-        y=f"{y:.1f}",
-        width=size,
-        height=size,
+        x,
+        y,
+        size,
+        size,
         rx="4",
         fill="#fff",
         stroke="#333",
