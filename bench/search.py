@@ -74,7 +74,7 @@ def steps_per_second(game: Game, mode: str, seconds: float, heuristic: Bot | Non
         n += 1
         dice: Dice = Dice(seed) if mode == "checked" else FastDice(seed)
         state = game.setup(seats, game.validate_options(seats, {}), dice)
-        while game.result(state) is None and time.process_time() - start < seconds:
+        while not game.is_over(state) and time.process_time() - start < seconds:
             seat = min(game.to_act(state))
             legal = game.legal_actions(state, seat)
             if mode == "guided" and legal[0]["type"] == "pick_castle":

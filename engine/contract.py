@@ -209,7 +209,10 @@ class Game(ABC):
 
     @abstractmethod
     def check(self, state: State, seat: int, action: Action) -> None:
-        """Raise IllegalAction with a readable reason if ``action`` is illegal; change nothing."""
+        """Raise IllegalAction with a readable reason if ``action`` is illegal; change nothing.
+
+        Called for a seat that owes a decision in a game not over (:meth:`apply` refuses the
+        rest first), so a game's ``check`` repeats neither guard."""
 
     @abstractmethod
     def perform(self, state: State, seat: int, action: Action, dice: Dice) -> list[Event]:
@@ -222,7 +225,7 @@ class Game(ABC):
         is then unchanged.
         """
         self.validate_action(action)
-        if self.result(state) is not None:
+        if self.is_over(state):
             raise IllegalAction("game_over", "the game is over")
         if seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", f"seat {seat} owes no decision now")
@@ -235,13 +238,23 @@ class Game(ABC):
         """What ``seat`` (None: a spectator) may see; the only redaction point."""
 
     @abstractmethod
+    def is_over(self, state: State) -> bool:
+        """Whether the game has ended: the one way to ask. ``to_act`` is then empty and
+        ``result`` is not None; until then ``result`` is None."""
+
+    @abstractmethod
     def result(self, state: State) -> Result | None:
-        """Scores and ranks once the game is over, else None."""
+        """Scores and ranks once the game is over (:meth:`is_over`), else None."""
 
     def sample(self, view: View, seat: int | None, dice: Dice) -> State:
         """A full state consistent with ``view`` (for search bots); hidden parts drawn from
         ``dice``. Games without hidden information rebuild the state from the view."""
         raise NotImplementedError(f"{self.name} does not implement sample()")
+
+    def picture(self, view: View, player: int | None = None) -> str | None:
+        """An SVG document drawn from ``view`` alone (``engine/<game>/picture.py``); ``player``
+        picks whose sheet or map when the view holds several. None: the game draws none."""
+        return None
 
     # --- serialisation --------------------------------------------------------------------
     def dump_state(self, state: State) -> dict[str, Any]:

@@ -15,6 +15,9 @@ _MODULES: dict[str, str] = {
 }
 """Short name -> package exposing ``GAME``. ``toy`` is the contract's test game (not listed)."""
 
+REGISTERED: tuple[str, ...] = tuple(_MODULES)
+"""Every game folder of the engine, the toy included."""
+
 LISTED: tuple[str, ...] = tuple(name for name in _MODULES if name != "toy")
 """The games the catalogue offers to players."""
 

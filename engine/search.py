@@ -261,7 +261,7 @@ class SearchBot(Bot):
         dice = FastDice(world_seed)
         rng = random.Random(world_seed)
         fast_step(game, state, seat, action, dice)
-        while game.result(state) is None and not look.done(state, seat, mark):
+        while not game.is_over(state) and not look.done(state, seat, mark):
             prompts = game.to_act(state)
             actor = seat if seat in prompts else min(prompts)
             legal = game.legal_actions(state, actor)

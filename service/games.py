@@ -382,7 +382,7 @@ class GameService:
         game = lookup_game(origin.game)
         seat_records = self._seat_records(game, seats)
         replayed = History(self.store).replay(origin, version)
-        if game.result(replayed.state) is not None:
+        if game.is_over(replayed.state):
             raise InvalidFork(f"game {origin_id} is over after move {version}")
         if dice == "original":
             secret, counter = origin.seed, replayed.dice.counter

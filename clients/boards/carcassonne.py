@@ -25,8 +25,6 @@ FIELD_STYLE = "green4"
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 EDGE_AT = {"N": (0, 1), "E": (1, 2), "S": (2, 1), "W": (1, 0)}
 """Row and column of each edge's character in the 3x3 block."""
-BASE_EDGES = {"cap": ["N"], "corner": ["N", "E"], "band": ["N", "S"], "three": ["W", "N", "E"]}
-"""City edges at rotation 0, for drawing the faces of the roll (the grid uses the view's)."""
 SIGN = {"knight": "\u265e knight", "catapult": "\u2604 catapult"}
 
 
@@ -100,7 +98,7 @@ def _roll(turn: dict[str, Any]) -> Table:
             rows[1].append(Text(sign[0] * 3, style=style))
             rows[2].append(Text(""))
         else:
-            pattern = block(BASE_EDGES[face])
+            pattern = block(die["edges"])
             for r in range(3):
                 line = Text()
                 for c in range(3):

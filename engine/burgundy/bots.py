@@ -25,6 +25,7 @@ from engine.burgundy.duchy import (
 from engine.burgundy.sheet import frontier, mark_error
 from engine.burgundy.state import AREA_POINTS, UNMARKED
 from engine.contract import Action, Bot, RandomBot, View
+from engine.search import lazy_bot
 
 BONUS_VALUE = {"monk": 2.0, "silver": 2.4, "commodity": 3.0, "worker": 1.6}
 """What holding one bonus is worth, in points (spending it costs as much)."""
@@ -465,3 +466,11 @@ class HeuristicBot(Bot):
 
 
 __all__ = ["HeuristicBot", "RandomBot"]
+
+
+BOTS = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": lazy_bot("engine.burgundy.search:BurgundySearchBot"),
+}
+"""The bots a Burgundy seat may be given, by name."""

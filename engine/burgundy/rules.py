@@ -8,9 +8,9 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from engine.burgundy import schemas
-from engine.burgundy.bots import HeuristicBot
+from engine.burgundy.bots import BOTS
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, Duchy
-from engine.burgundy.moves import (
+from engine.burgundy.legal import (
     COMMODITY,
     SILVER,
     WORKER,
@@ -20,7 +20,7 @@ from engine.burgundy.moves import (
     parse_hex,
     round_actions,
 )
-from engine.burgundy.sample import sample_state
+from engine.burgundy.picture import render_svg
 from engine.burgundy.sheet import available, circle, is_colour_complete, unused_total, write
 from engine.burgundy.state import (
     CASTLE_POINTS,
@@ -28,13 +28,14 @@ from engine.burgundy.state import (
     COLUMN,
     HOURGLASS_FACES,
     SALE_POINTS,
-    SOLO_ROUNDS,
     BurgundyState,
     ColourClaim,
     Roll,
     Sheet,
+    Stage,
+    column_size,
 )
-from engine.burgundy.view import build_view
+from engine.burgundy.view import build_view, sample_state
 from engine.contract import (
     Action,
     Event,
@@ -42,13 +43,11 @@ from engine.contract import (
     IllegalAction,
     InvalidOptions,
     Prompt,
-    RandomBot,
     Result,
     View,
     ranks_from_keys,
 )
 from engine.dice import Dice
-from engine.search import lazy_bot
 
 VARIANTS = ("standard", "all_different", "all_same", "solo")
 
@@ -90,11 +89,7 @@ class Burgundy(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/burgundy/RULES.md"
-    bots = {
-        "random": RandomBot,
-        "heuristic": HeuristicBot,
-        "search": lazy_bot("engine.burgundy.search:BurgundySearchBot"),
-    }
+    bots = BOTS
 
     # --- set-up -------------------------------------------------------------------------
     def check_options(self, seats: int, options: dict[str, Any]) -> None:
@@ -131,7 +126,7 @@ class Burgundy(Game):
             duchy=duchy.name,
             variant=options["variant"],
             castle_option=options["castle"] or "",
-            stage="castle",
+            stage=Stage.CASTLE,
             sheets=[Sheet() for _ in range(seats)],
             pending=[""] * seats,
             claims=[ColourClaim(colour) for colour in COLOURS],
@@ -153,9 +148,9 @@ class Burgundy(Game):
 
     # --- whose decision -------------------------------------------------------------------
     def to_act(self, state: BurgundyState) -> dict[int, Prompt]:
-        if state.stage == "over":
+        if self.is_over(state):
             return {}
-        if state.stage == "castle":
+        if state.stage == Stage.CASTLE:
             if state.variant == "all_different":
                 return {state.picker: Prompt("pick_castle", text="choose your starting castle")}
             return {
@@ -173,7 +168,7 @@ class Burgundy(Game):
         if seat not in self.to_act(state):
             return []
         duchy = DUCHIES[state.duchy]
-        if state.stage == "castle":
+        if state.stage == Stage.CASTLE:
             taken = self._taken_castles(state)
             return [
                 {"type": "pick_castle", "hex": [CELLS[h][0], CELLS[h][1]]}
@@ -200,10 +195,8 @@ class Burgundy(Game):
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: BurgundyState, seat: int, action: Action) -> None:
         self.validate_action(action)
-        if state.stage == "over":
-            raise IllegalAction("game_over", "the game is over")
         duchy = DUCHIES[state.duchy]
-        if state.stage == "castle":
+        if state.stage == Stage.CASTLE:
             if action["type"] != "pick_castle":
                 raise IllegalAction("wrong_stage", "first choose a starting castle")
             h = parse_hex(action["hex"])
@@ -220,7 +213,7 @@ class Burgundy(Game):
     def perform(self, state: BurgundyState, seat: int, action: Action, dice: Dice) -> list[Event]:
         state.pending[seat] = canonical(action)
         events: list[Event] = [{"type": "decided", "seat": seat}]
-        if state.stage == "castle":
+        if state.stage == Stage.CASTLE:
             if state.variant == "all_different":
                 events = [{"type": "castle_picked", "seat": seat, "hex": list(action["hex"])}]
                 if seat + 1 < state.seats:
@@ -249,7 +242,7 @@ class Burgundy(Game):
         return events
 
     def _open_round(self, state: BurgundyState, dice: Dice) -> Event:
-        state.stage = "round"
+        state.stage = Stage.ROUND
         state.round += 1
         state.round_in_phase += 1
         pips = [dice.roll(), dice.roll()]
@@ -269,9 +262,6 @@ class Burgundy(Game):
             "hourglass": hourglass,
             "sale": hourglass == 2,
         }
-
-    def column_size(self, state: BurgundyState) -> int:
-        return SOLO_ROUNDS if state.variant == "solo" else COLUMN
 
     def _resolve_round(self, state: BurgundyState, dice: Dice) -> list[Event]:
         duchy = DUCHIES[state.duchy]
@@ -298,10 +288,10 @@ class Burgundy(Game):
         state.revealed = list(state.pending)
         state.revealed_round = state.round
         state.pending = [""] * state.seats
-        if state.time[phase] >= self.column_size(state):
+        if state.time[phase] >= column_size(state):
             events.append({"type": "phase_ended", "phase": phase + 1})
             if phase == 2:
-                state.stage = "over"
+                state.stage = Stage.OVER
                 state.roll = None
                 events.append({"type": "game_over", "scores": self._scores(state)})
                 return events
@@ -383,6 +373,9 @@ class Burgundy(Game):
     def _scores(self, state: BurgundyState) -> list[int]:
         return [sum(sheet.points) for sheet in state.sheets]
 
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
+
     def view(self, state: BurgundyState, seat: int | None) -> View:
         return build_view(self, state, seat)
 
@@ -391,8 +384,11 @@ class Burgundy(Game):
         uniformly from their legal decisions."""
         return sample_state(self, view, seat, dice)
 
+    def is_over(self, state: BurgundyState) -> bool:
+        return state.stage == Stage.OVER
+
     def result(self, state: BurgundyState) -> Result | None:
-        if state.stage != "over":
+        if not self.is_over(state):
             return None
         duchy = DUCHIES[state.duchy]
         scores = self._scores(state)

@@ -48,7 +48,7 @@ class BurgundyLookahead(Lookahead):
 
     def value(self, state: BurgundyState, seat: int, mark: Any) -> float:
         points = float(sum(state.sheets[seat].points))
-        if state.stage == "over":
+        if self.game.is_over(state):
             return points
         view = self.game.view(state, seat)
         scale = min(1.0, _rounds_left(view) / TUNE["end_rounds"])

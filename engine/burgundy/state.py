@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine.burgundy.duchy import BONUS_KINDS, HEX_COUNT
 
@@ -19,6 +20,14 @@ SALE_POINTS = 2
 UNMARKED = -1
 CHECKED = 0
 """Value of a starting castle: checked off, no number in it."""
+
+
+class Stage(StrEnum):
+    """Where the game is: castle picks, then rounds, then over (``BurgundyState.stage``)."""
+
+    CASTLE = "castle"
+    ROUND = "round"
+    OVER = "over"
 
 
 @dataclass
@@ -65,7 +74,7 @@ class BurgundyState:
     duchy: str
     variant: str
     castle_option: str
-    stage: str
+    stage: Stage
     sheets: list[Sheet]
     pending: list[str]
     claims: list[ColourClaim]
@@ -77,3 +86,8 @@ class BurgundyState:
     picker: int = -1
     revealed: list[str] = field(default_factory=list)
     revealed_round: int = 0
+
+
+def column_size(state: BurgundyState) -> int:
+    """Boxes in each time column of this game (the solo variant has fewer rounds)."""
+    return SOLO_ROUNDS if state.variant == "solo" else COLUMN

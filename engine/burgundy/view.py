@@ -1,21 +1,30 @@
-"""The one observer: what a seat (or a spectator) sees of a Burgundy game.
+"""The one observer: what a seat (or a spectator) sees of a Burgundy game, and back.
 
 Sealed decisions (castle picks and round decisions) of other seats show only as
 ``"decided": true`` until the round resolves; everything else on the sheets is public.
+:func:`sample_state` rebuilds a full state from one seat's view (for search bots): the only
+hidden information is the sealed decision of other seats that have decided but not yet been
+revealed, drawn from their legal decisions with the dice.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, ROW_LENGTHS, Duchy
+from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, ROW_LENGTHS, Duchy
 from engine.burgundy.sheet import available, is_colour_complete
-from engine.burgundy.state import AREA_POINTS, BurgundyState, Sheet
-from engine.contract import View
-
-if TYPE_CHECKING:
-    from engine.burgundy.rules import Burgundy
+from engine.burgundy.state import (
+    AREA_POINTS,
+    BurgundyState,
+    ColourClaim,
+    Roll,
+    Sheet,
+    Stage,
+    column_size,
+)
+from engine.contract import Game, View
+from engine.dice import Dice
 
 
 def _grid(values: list[int]) -> list[list[int | None]]:
@@ -55,7 +64,7 @@ def duchy_view(duchy: Duchy) -> dict[str, Any]:
 def _player(duchy: Duchy, state: BurgundyState, s: int, sheet: Sheet, seat: int | None) -> dict:
     mine = seat == s
     pending = state.pending[s]
-    shown = pending and (mine or (state.stage == "castle" and state.variant == "all_different"))
+    shown = pending and (mine or (state.stage == Stage.CASTLE and state.variant == "all_different"))
     return {
         "seat": s,
         "decided": bool(pending),
@@ -77,7 +86,7 @@ def _player(duchy: Duchy, state: BurgundyState, s: int, sheet: Sheet, seat: int 
     }
 
 
-def build_view(game: Burgundy, state: BurgundyState, seat: int | None) -> View:
+def build_view(game: Game, state: BurgundyState, seat: int | None) -> View:
     """Build the view of ``state`` for ``seat`` (None: a spectator)."""
     duchy = DUCHIES[state.duchy]
     prompts = game.to_act(state)
@@ -87,7 +96,7 @@ def build_view(game: Burgundy, state: BurgundyState, seat: int | None) -> View:
         "seats": state.seats,
         "you": seat,
         "scores": [sum(sheet.points) for sheet in state.sheets],
-        "active": state.picker if state.picker >= 0 and state.stage == "castle" else None,
+        "active": state.picker if state.picker >= 0 and state.stage == Stage.CASTLE else None,
         "pending": sorted(prompts),
         "stage": state.stage,
         "variant": state.variant,
@@ -95,7 +104,7 @@ def build_view(game: Burgundy, state: BurgundyState, seat: int | None) -> View:
         "phase": min(state.phase + 1, 3),
         "round": state.round,
         "round_in_phase": state.round_in_phase,
-        "time": {"columns": list(state.time), "size": game.column_size(state)},
+        "time": {"columns": list(state.time), "size": column_size(state)},
         "roll": None
         if roll is None
         else {
@@ -117,3 +126,66 @@ def build_view(game: Burgundy, state: BurgundyState, seat: int | None) -> View:
         if state.revealed
         else None,
     }
+
+
+def _canonical(action: dict) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> BurgundyState:
+    """A state whose view for ``seat`` equals ``view``; hidden decisions drawn from ``dice``."""
+    duchy = DUCHIES[view["duchy"]["name"]]
+    sheets = []
+    for p in view["players"]:
+        values = [-1 if v is None else v for row in p["marks"] for v in row]
+        sheets.append(
+            Sheet(
+                values=values,
+                circles=[p["bonuses"][k]["circled"] for k in BONUS_KINDS],
+                used=[p["bonuses"][k]["used"] for k in BONUS_KINDS],
+                points=list(p["points"]),
+                castle=INDEX[tuple(p["castle"])] if p["castle"] else -1,
+            )
+        )
+    roll = view["roll"]
+    last = view["last_round"]
+    state = BurgundyState(
+        seats=view["seats"],
+        duchy=duchy.name,
+        variant=view["variant"],
+        castle_option=view["castle_option"] or "",
+        stage=Stage(view["stage"]),
+        sheets=sheets,
+        pending=[""] * view["seats"],
+        claims=[
+            ColourClaim(
+                c, list(view["colour_claims"][c]["first"]), list(view["colour_claims"][c]["second"])
+            )
+            for c in COLOURS
+        ],
+        time=list(view["time"]["columns"]),
+        phase=view["phase"] - 1 if view["stage"] != Stage.OVER else 2,
+        round=view["round"],
+        round_in_phase=view["round_in_phase"],
+        roll=None
+        if roll is None
+        else Roll(
+            pips=list(roll["pips"]), colours=list(roll["colours"]), hourglass=roll["hourglass"]
+        ),
+        picker=view["active"] if view["active"] is not None else -1,
+        revealed=[_canonical(a) for a in last["decisions"]] if last else [],
+        revealed_round=last["round"] if last else 0,
+    )
+    hidden = []
+    for p in view["players"]:
+        if p["decision"] is not None:
+            state.pending[p["seat"]] = _canonical(p["decision"])
+        elif p["decided"]:
+            hidden.append(p["seat"])
+    for s in hidden:
+        state.pending[s] = "?"  # keeps the seat out of to_act while others are drawn
+    for s in hidden:
+        state.pending[s] = ""
+        legal = game.legal_actions(state, s)
+        state.pending[s] = _canonical(legal[dice.randbelow(len(legal))])
+    return state

@@ -25,6 +25,7 @@ from engine.carcassonne.faces import (
     edge_list,
     face_mask,
 )
+from engine.carcassonne.picture import render_svg
 from engine.carcassonne.rulebook import KNIGHTS_TO_HOLD, ROLLS, TARGET, TURN_LIMIT
 from engine.carcassonne.state import (
     ASIDE,
@@ -95,7 +96,7 @@ class Carcassonne(Game):
 
     # --- whose decision -------------------------------------------------------------------
     def to_act(self, state: CarcassonneState) -> dict[int, Prompt]:
-        if state.winner is not None:
+        if self.is_over(state):
             return {}
         turn = state.turn
         text = f"roll {turn.rolls} of {ROLLS}: place city dice, keep knights, re-roll or score"
@@ -103,7 +104,7 @@ class Carcassonne(Game):
 
     def legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
         turn = state.turn
-        if state.winner is not None or seat != turn.seat:
+        if self.is_over(state) or seat != turn.seat:
             return []
         grid = grid_of(turn)
         cells = geometry.frontier(grid)
@@ -378,11 +379,17 @@ class Carcassonne(Game):
             )
 
     # --- observation ----------------------------------------------------------------------
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
+
     def view(self, state: CarcassonneState, seat: int | None) -> View:
         return build_view(state, seat)
 
+    def is_over(self, state: CarcassonneState) -> bool:
+        return state.winner is not None
+
     def result(self, state: CarcassonneState) -> Result | None:
-        if state.winner is None:
+        if not self.is_over(state):
             return None
         keys: list[Any] = [(seat == state.winner, score) for seat, score in enumerate(state.scores)]
         if state.won_by == "turn_limit":

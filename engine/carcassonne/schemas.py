@@ -77,6 +77,13 @@ TURN = obj(
                         "gone: a catapult",
                         STATUSES,
                     ),
+                    "edges": array(
+                        string("an edge", EDGE_NAMES),
+                        "the city edges of the face as rolled (rotation 0); none for a knight "
+                        "or a catapult",
+                        0,
+                        4,
+                    ),
                 },
             ),
             "the current roll",

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-FREE = "free"
-"""A die still on the table: it may be placed, kept (a knight) or re-rolled."""
-PLACED = "placed"
-"""A die built into the city grid."""
-ASIDE = "aside"
-"""A knight set aside (never re-rolled)."""
-GONE = "gone"
-"""A catapult: it left the turn at once."""
-STATUSES = (FREE, PLACED, ASIDE, GONE)
+
+class Status(StrEnum):
+    """What became of a die of the current roll."""
+
+    FREE = "free"
+    """A die still on the table: it may be placed, kept (a knight) or re-rolled."""
+    PLACED = "placed"
+    """A die built into the city grid."""
+    ASIDE = "aside"
+    """A knight set aside (never re-rolled)."""
+    GONE = "gone"
+    """A catapult: it left the turn at once."""
+
+
+FREE, PLACED, ASIDE, GONE = Status.FREE, Status.PLACED, Status.ASIDE, Status.GONE
+STATUSES = tuple(status.value for status in Status)
 
 
 @dataclass
@@ -20,8 +28,7 @@ class RolledDie:
     """One die of the current roll: the face it shows and what became of it."""
 
     face: str
-    status: str = FREE
-    """One of :data:`STATUSES`."""
+    status: Status = Status.FREE
 
 
 @dataclass

@@ -13,7 +13,14 @@ from typing import Any
 from engine.carcassonne import city as geometry
 from engine.carcassonne.faces import edge_list, face_mask
 from engine.carcassonne.rulebook import ROLLS, TARGET
-from engine.carcassonne.state import CarcassonneState, PlacedDie, RolledDie, Turn, TurnRecord
+from engine.carcassonne.state import (
+    CarcassonneState,
+    PlacedDie,
+    RolledDie,
+    Status,
+    Turn,
+    TurnRecord,
+)
 
 
 def _turn_view(turn: Turn) -> dict[str, Any]:
@@ -32,7 +39,12 @@ def _turn_view(turn: Turn) -> dict[str, Any]:
         "knights": turn.knights,
         "catapults": turn.catapults,
         "roll": [
-            {"die": index, "face": die.face, "status": die.status}
+            {
+                "die": index,
+                "face": die.face,
+                "status": die.status,
+                "edges": edge_list(face_mask(die.face, 0)),
+            }
             for index, die in enumerate(turn.roll)
         ],
         "grid": [
@@ -115,7 +127,7 @@ def state_from_view(view: dict[str, Any]) -> CarcassonneState:
             dice=turn["dice"],
             doubled=turn["doubled"],
             rolls=turn["rolls_made"],
-            roll=[RolledDie(d["face"], d["status"]) for d in turn["roll"]],
+            roll=[RolledDie(d["face"], Status(d["status"])) for d in turn["roll"]],
             placed=[PlacedDie(p["x"], p["y"], p["face"], p["rotation"]) for p in turn["grid"]],
             knights=turn["knights"],
             catapults=turn["catapults"],

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.contract import Action, Bot, RandomBot, View
 from engine.diceland.board import COLOURS, Board, bits
+from engine.search import lazy_bot
 
 TREASURE = 10.0
 CROSS = 1.0
@@ -144,3 +145,11 @@ class HeuristicBot(Bot):
 
 
 __all__ = ["HeuristicBot", "RandomBot"]
+
+
+BOTS = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": lazy_bot("engine.diceland.search:DicelandSearchBot"),
+}
+"""The bots a Diceland seat may be given, by name."""

@@ -20,11 +20,19 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.diceland import schemas
-from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
-from engine.diceland.bots import HeuristicBot, RandomBot
-from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
+from engine.diceland.board import COLOURS, Board
+from engine.diceland.bots import BOTS
+from engine.diceland.maps import BOARDS, MAP_NAMES
+from engine.diceland.picture import render_svg
 from engine.diceland.state import Choice, DicelandState, Phase
-from engine.search import lazy_bot
+from engine.diceland.view import (
+    board_of,
+    build_view,
+    choice_json,
+    choice_of,
+    crossed_mask,
+    sample_state,
+)
 
 PHASE1_DICE = 6
 TREASURE_DICE = 5
@@ -56,11 +64,7 @@ class Diceland(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/diceland/RULES.md"
-    bots = {
-        "random": RandomBot,
-        "heuristic": HeuristicBot,
-        "search": lazy_bot("engine.diceland.search:DicelandSearchBot"),
-    }
+    bots = BOTS
 
     def check_options(self, seats: int, options: dict[str, Any]) -> None:
         maps = options.get("maps")
@@ -93,14 +97,11 @@ class Diceland(Game):
     # --- helpers ------------------------------------------------------------------------
     @staticmethod
     def board(state: DicelandState, seat: int) -> Board:
-        return BOARDS[state.maps[seat]]
+        return board_of(state, seat)
 
     @staticmethod
     def crossed(state: DicelandState, seat: int) -> int:
-        mask = 0
-        for i in state.crosses[seat]:
-            mask |= 1 << i
-        return mask
+        return crossed_mask(state, seat)
 
     @staticmethod
     def _throw(dice: Dice, count: int) -> list[str]:
@@ -328,20 +329,13 @@ class Diceland(Game):
             if got == 0 or state.aside == PHASE1_DICE:
                 self._begin_phase2(state, dice, events)
         elif state.phase == Phase.CROSS:
-            state.choices[seat] = self._choice_of(state, seat, action)
+            state.choices[seat] = choice_of(state, seat, action)
             events.append({"type": "decided", "seat": seat})
             if all(c is not None for c in state.choices):
                 self._resolve_phase2(state, dice, events)
         else:
             self._treasure_choice(state, seat, action, dice, events)
         return events
-
-    def _choice_of(self, state: DicelandState, seat: int, action: Action) -> Choice:
-        if action["type"] == "pass":
-            return Choice("pass")
-        board = self.board(state, seat)
-        hexes = sorted(board.index[(q, r)] for q, r in action["hexes"])
-        return Choice("cross", action["colour"], hexes)
 
     # --- flow -----------------------------------------------------------------------------
     def _begin_turn(self, state: DicelandState, dice: Dice, events: list[Event]) -> None:
@@ -393,7 +387,7 @@ class Diceland(Game):
         events.append(
             {
                 "type": "phase2_resolved",
-                "choices": [self._choice_json(state, s, c) for s, c in enumerate(choices)],
+                "choices": [choice_json(state, s, c) for s, c in enumerate(choices)],
                 "treasures_found": found,
             }
         )
@@ -407,14 +401,6 @@ class Diceland(Game):
         order = [(state.active + k) % state.seats for k in range(state.seats)]
         state.treasure_queue = [s for s in order for _ in range(found[s])]
         self._next_treasure_throw(state, dice, events)
-
-    def _choice_json(self, state: DicelandState, seat: int, choice: Choice) -> dict[str, Any]:
-        board = self.board(state, seat)
-        out: dict[str, Any] = {"seat": seat, "kind": choice.kind}
-        if choice.kind == "cross":
-            out["colour"] = choice.colour
-            out["hexes"] = board.hexes_of(board.mask_of(choice.hexes))
-        return out
 
     def _next_treasure_throw(self, state: DicelandState, dice: Dice, events: list[Event]) -> None:
         """Start the next treasure throw in the queue (skipping throws nobody can use), or
@@ -441,11 +427,9 @@ class Diceland(Game):
         self, state: DicelandState, seat: int, action: Action, dice: Dice, events: list[Event]
     ) -> None:
         state.treasure_queue.pop(0)
-        choice = self._choice_of(state, seat, action)
+        choice = choice_of(state, seat, action)
         found = self._cross(state, seat, choice.hexes) if choice.kind == "cross" else 0
-        events.append(
-            {"type": "treasure_used", **self._choice_json(state, seat, choice), "found": found}
-        )
+        events.append({"type": "treasure_used", **choice_json(state, seat, choice), "found": found})
         if self.board(state, seat).has_won(self.crossed(state, seat)):
             self._finish(state, [seat], events)
             return
@@ -459,77 +443,17 @@ class Diceland(Game):
         state.treasure_dice = []
         events.append({"type": "game_over", "winners": list(winners), "turn": state.turn})
 
-    # --- observation ----------------------------------------------------------------------
-    def _player_view(self, state: DicelandState, seat: int, viewer: int | None) -> View:
-        board, crossed = self.board(state, seat), self.crossed(state, seat)
-        working = {}
-        for c in COLOURS:
-            terr = board.working_on(crossed, c)
-            if terr is not None:
-                working[c] = terr.id
-        out: View = {
-            "map": state.maps[seat],
-            "crosses": board.hexes_of(crossed),
-            "treasures": board.treasures_by_colour(crossed),
-            "treasure_total": board.treasure_count(crossed),
-            "completed": board.completed_colours(crossed),
-            "working_on": working,
-        }
-        if state.phase == Phase.CROSS:
-            choice = state.choices[seat]
-            owes = choice is None or choice.kind != "none"
-            out["phase2"] = {"owes": owes, "decided": choice is not None and owes}
-            if viewer == seat and choice is not None and owes:
-                out["phase2"]["choice"] = self._choice_json(state, seat, choice)
-        return out
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
 
     def view(self, state: DicelandState, seat: int | None) -> View:
-        pending = sorted(self.to_act(state))
-        active: int | None = state.active
-        if state.phase == Phase.CROSS:
-            active = None
-        elif state.phase == Phase.TREASURE:
-            active = state.treasure_queue[0]
-        elif state.phase == Phase.OVER:
-            active = None
-        return {
-            "seats": state.seats,
-            "you": seat,
-            "scores": [
-                self.board(state, s).treasure_count(self.crossed(state, s))
-                for s in range(state.seats)
-            ],
-            "active": active,
-            "pending": pending,
-            "turn": state.turn,
-            "turn_player": state.active,
-            "phase": state.phase,
-            "goal": {"treasures": TREASURES_TO_WIN, "complete_colours": 1},
-            "dice": {
-                "chosen": state.chosen or None,
-                "aside": state.aside,
-                "last_throw": list(state.last_throw),
-                "throws": state.throws,
-            },
-            "treasure_throw": (
-                {
-                    "seat": state.treasure_queue[0],
-                    "dice": list(state.treasure_dice),
-                    "queue": list(state.treasure_queue[1:]),
-                }
-                if state.phase == Phase.TREASURE
-                else None
-            ),
-            "players": [self._player_view(state, s, seat) for s in range(state.seats)],
-            "last_phase2": [
-                self._choice_json(state, s, c) for s, c in enumerate(state.last_phase2)
-            ],
-            "winners": list(state.winners),
-            "maps": {m: MAP_DATA[m] for m in sorted(set(state.maps))},
-        }
+        return build_view(self, state, seat)
+
+    def is_over(self, state: DicelandState) -> bool:
+        return state.phase == Phase.OVER
 
     def result(self, state: DicelandState) -> Result | None:
-        if state.phase != Phase.OVER:
+        if not self.is_over(state):
             return None
         treasures = [
             self.board(state, s).treasure_count(self.crossed(state, s)) for s in range(state.seats)
@@ -550,51 +474,8 @@ class Diceland(Game):
         )
 
     def sample(self, view: View, seat: int | None, dice: Dice) -> DicelandState:
-        """Rebuild the state from a view. The only hidden data are other seats' sealed
-        phase-2 choices: a seat that has decided is given a random legal choice."""
-        state = DicelandState(
-            seats=view["seats"],
-            maps=[p["map"] for p in view["players"]],
-            crosses=[
-                sorted(BOARDS[p["map"]].index[(q, r)] for q, r in p["crosses"])
-                for p in view["players"]
-            ],
-            active=view["turn_player"],
-            turn=view["turn"],
-            phase=view["phase"],
-            last_throw=list(view["dice"]["last_throw"]),
-            throws=view["dice"]["throws"],
-            chosen=view["dice"]["chosen"] or "",
-            aside=view["dice"]["aside"],
-            choices=[None] * view["seats"],
-            winners=list(view["winners"]),
-        )
-        tt = view["treasure_throw"]
-        if tt is not None:
-            state.treasure_queue = [tt["seat"], *tt["queue"]]
-            state.treasure_dice = list(tt["dice"])
-        state.last_phase2 = [
-            Choice(
-                c["kind"],
-                c.get("colour", ""),
-                sorted(BOARDS[state.maps[c["seat"]]].index[(q, r)] for q, r in c.get("hexes", [])),
-            )
-            for c in view["last_phase2"]
-        ]
-        if state.phase == Phase.CROSS:
-            for s, p in enumerate(view["players"]):
-                info = p["phase2"]
-                if not info["owes"]:
-                    state.choices[s] = Choice("none")
-                elif "choice" in info:
-                    c = info["choice"]
-                    state.choices[s] = self._choice_of(
-                        state, s, {"type": c["kind"], **{k: v for k, v in c.items() if k != "kind"}}
-                    )
-                elif info["decided"]:
-                    legal = self.legal_actions(state, s)
-                    state.choices[s] = self._choice_of(state, s, legal[dice.randbelow(len(legal))])
-        return state
+        """Rebuild the state from a view; other seats' sealed choices drawn from ``dice``."""
+        return sample_state(self, view, seat, dice)
 
 
 GAME = Diceland()

@@ -32,7 +32,7 @@ HEXES = array(HEX, "hexes in reading order (by r, then by q)", 1, DICE)
 COLOUR = string("a die colour (and the colour of a territory)", COLOURS)
 SEAT = seat(seats=SEATS)
 MAP = string("a map, by letter", MAP_NAMES)
-PHASES = (Phase.CHOOSE, Phase.PUSH, Phase.CROSS, Phase.TREASURE, Phase.OVER)
+PHASES = tuple(phase.value for phase in Phase)
 THROW = array(COLOUR, "the colours thrown", 1, DICE)
 
 ACTIONS = by_type(

@@ -53,7 +53,7 @@ class DicelandLookahead(Lookahead):
         return state.turn >= mark + TURNS_AHEAD
 
     def value(self, state: DicelandState, seat: int, mark: Any) -> float:
-        if self.game.result(state) is not None:
+        if self.game.is_over(state):
             return FINISHED * self.outcome(state, seat)
         mine = progress(state, seat)
         return mine - max(progress(state, s) for s in range(state.seats) if s != seat)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 
-class Phase:
-    """The step the game is at (plain strings in the state)."""
+class Phase(StrEnum):
+    """The step the game is at."""
 
     CHOOSE = "choose"
     """Phase 1: the active player picks one colour of the first throw."""
@@ -39,7 +40,7 @@ class DicelandState:
     crosses: list[list[int]]
     active: int
     turn: int = 1
-    phase: str = Phase.CHOOSE
+    phase: Phase = Phase.CHOOSE
     last_throw: list[str] = field(default_factory=list)
     throws: int = 0
     chosen: str = ""

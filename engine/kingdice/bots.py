@@ -14,6 +14,7 @@ from typing import Any
 from engine.contract import Action, Bot, RandomBot, View
 from engine.kingdice.conditions import Die, best_level, keep_toward, shortfall
 from engine.kingdice.legal import canonical_keep
+from engine.search import lazy_bot
 
 STACK_VALUE = {1: 2.0, 2: 3.0, 3: 3.5, 4: 4.0, 5: 5.0}
 """Rough worth of hiring a card of each stack (markers placed, gems, harm to others)."""
@@ -192,3 +193,11 @@ class HeuristicBot(Bot):
 
 
 __all__ = ["HeuristicBot", "RandomBot"]
+
+
+BOTS = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": lazy_bot("engine.kingdice.search:KingdiceSearchBot"),
+}
+"""The bots a King of the Dice seat may be given, by name."""

@@ -76,7 +76,7 @@ ALL_TYPES = {t for types in PHASE_ACTIONS.values() for t in types}
 
 def legal_actions(state: KingState, seat: int) -> list[Action]:
     """Every legal action of ``seat`` now, in a stable order."""
-    if state.over or seat != state.active:
+    if state.phase == Phase.OVER or seat != state.active:
         return []
     phase = state.phase
     if phase is Phase.ROLL:

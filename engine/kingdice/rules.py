@@ -20,7 +20,6 @@ from engine.contract import (
     Game,
     IllegalAction,
     Prompt,
-    RandomBot,
     Result,
     View,
     ranks_from_keys,
@@ -28,12 +27,12 @@ from engine.contract import (
 from engine.dice import Dice
 from engine.kingdice import effects, legal, queries, schemas
 from engine.kingdice.board import DRAGON, NOBODY
-from engine.kingdice.bots import HeuristicBot
+from engine.kingdice.bots import BOTS
 from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKERS, WHITE_GEMS
-from engine.kingdice.observe import make_view, sample_state
-from engine.kingdice.state import KingState, Player
+from engine.kingdice.picture import render_svg
+from engine.kingdice.state import KingState, Phase, Player
 from engine.kingdice.texts import describe_action
-from engine.search import lazy_bot
+from engine.kingdice.view import make_view, sample_state
 
 
 class KingOptions(Schema):
@@ -54,11 +53,7 @@ class KingOfTheDice(Game):
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
     rules_page = "engine/kingdice/RULES.md"
-    bots = {
-        "random": RandomBot,
-        "heuristic": HeuristicBot,
-        "search": lazy_bot("engine.kingdice.search:KingdiceSearchBot"),
-    }
+    bots = BOTS
 
     # --- set-up -------------------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> KingState:
@@ -117,7 +112,7 @@ class KingOfTheDice(Game):
 
     # --- whose decision -----------------------------------------------------------------
     def to_act(self, state: KingState) -> dict[int, Prompt]:
-        if state.over:
+        if self.is_over(state):
             return {}
         return {state.active: Prompt(state.phase.value, text=legal.PROMPTS[state.phase])}
 
@@ -131,10 +126,6 @@ class KingOfTheDice(Game):
     def check(self, state: KingState, seat: int, action: Action) -> None:
         self.validate_action(action)
         kind = action["type"]
-        if state.over:
-            raise IllegalAction("game_over", "the game is over")
-        if seat != state.active:
-            raise IllegalAction("not_your_turn", f"it is player {state.active}'s turn")
         if kind not in legal.PHASE_ACTIONS[state.phase]:
             raise IllegalAction(
                 "wrong_phase", f"you cannot {kind} now: you must {legal.PROMPTS[state.phase]}"
@@ -154,11 +145,17 @@ class KingOfTheDice(Game):
         """Whether the thrown dice alone meet a card in the job market."""
         return queries.must_hire(state)
 
+    def picture(self, view: View, player: int | None = None) -> str:
+        return render_svg(view, player)
+
     def view(self, state: KingState, seat: int | None) -> View:
         return make_view(state, seat)
 
+    def is_over(self, state: KingState) -> bool:
+        return state.phase == Phase.OVER
+
     def result(self, state: KingState) -> Result | None:
-        if not state.over:
+        if not self.is_over(state):
             return None
         parts = queries.scores(state)
         totals = [p["total"] for p in parts]

@@ -40,7 +40,7 @@ class KingdiceLookahead(Lookahead):
         return state.turn >= mark + TURNS_AHEAD
 
     def value(self, state: KingState, seat: int, mark: Any) -> float:
-        if self.game.result(state) is not None:
+        if self.game.is_over(state):
             return FINISHED * self.outcome(state, seat)
         totals = [part["total"] for part in queries.scores(state)]
         return float(totals[seat] - max(t for n, t in enumerate(totals) if n != seat))

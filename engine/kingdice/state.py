@@ -78,5 +78,5 @@ class KingState:
     dragon_alarm: bool = False
     start_rolls: list[list[int]] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
-    winner: int = -1  # set when a player must place a 17th marker
-    over: bool = False
+    winner: int = -1  # set when a player must place a 17th marker (the result detail)
+    over: bool = False  # mirrors phase OVER, kept in the stored shape; ask Game.is_over

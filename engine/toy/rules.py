@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -20,32 +19,15 @@ from engine.contract import (
 )
 from engine.dice import Dice
 from engine.toy import schemas
-
-ROUNDS = 4
-BID_CARDS = (1, 2, 3, 4)
-PRIZES = tuple(range(1, 9))
+from engine.toy.bots import BOTS
+from engine.toy.state import BID_CARDS, PRIZES, ROUNDS, ToyState
+from engine.toy.view import build_view, sample_state
 
 
 class ToyOptions(Schema):
     """Options of Sealed Bids."""
 
     rounds = fields.Integer(load_default=ROUNDS, validate=validate.Range(1, ROUNDS))
-
-
-@dataclass
-class ToyState:
-    """Play data: the hidden deck, the face-up prize, sealed bids and what each seat holds."""
-
-    seats: int
-    rounds: int
-    deck: list[int]
-    prize: int
-    round: int = 1
-    bids: list[int | None] = field(default_factory=list)
-    hands: list[list[int]] = field(default_factory=list)
-    won: list[list[int]] = field(default_factory=list)
-    history: list[dict[str, Any]] = field(default_factory=list)
-    over: bool = False
 
 
 class SealedBids(Game):
@@ -61,6 +43,8 @@ class SealedBids(Game):
     view_schema = schemas.VIEW
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
+    bots = BOTS
+    rules_page = "engine/toy/RULES.md"
 
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> ToyState:
         deck = list(PRIZES)
@@ -77,7 +61,7 @@ class SealedBids(Game):
         )
 
     def to_act(self, state: ToyState) -> dict[int, Prompt]:
-        if state.over:
+        if self.is_over(state):
             return {}
         return {
             seat: Prompt("bid", sealed=True, text=f"bid for prize {state.prize}")
@@ -122,58 +106,19 @@ class SealedBids(Game):
         return {"type": "round_resolved", **record}
 
     def view(self, state: ToyState, seat: int | None) -> View:
-        return {
-            "round": state.round,
-            "rounds": state.rounds,
-            "prize": state.prize,
-            "deck_size": len(state.deck),
-            "bids": [
-                {"decided": bid is not None, "card": bid if seat == s else None}
-                for s, bid in enumerate(state.bids)
-            ],
-            "hands": [
-                sorted([*hand, bid]) if bid is not None and s != seat else list(hand)
-                for s, (hand, bid) in enumerate(zip(state.hands, state.bids, strict=True))
-            ],
-            "won": state.won,
-            "history": state.history,
-            "over": state.over,
-        }
+        return build_view(state, seat)
+
+    def is_over(self, state: ToyState) -> bool:
+        return state.over
 
     def result(self, state: ToyState) -> Result | None:
-        if not state.over:
+        if not self.is_over(state):
             return None
         scores = [sum(won) for won in state.won]
         return Result(scores=scores, ranks=ranks_from_keys(scores))
 
     def sample(self, view: View, seat: int | None, dice: Dice) -> ToyState:
-        seen = {view["prize"], *(p for won in view["won"] for p in won)}
-        unseen = [p for p in PRIZES if p not in seen]
-        dice.shuffle(unseen)
-        bids: list[int | None] = []
-        for s, bid in enumerate(view["bids"]):
-            if not bid["decided"]:
-                bids.append(None)
-            elif bid["card"] is not None:
-                bids.append(bid["card"])
-            else:
-                bids.append(view["hands"][s][dice.randbelow(len(view["hands"][s]))])
-        hands = [list(hand) for hand in view["hands"]]
-        for s, bid in enumerate(view["bids"]):
-            if bid["decided"] and bid["card"] is None and bids[s] is not None:
-                hands[s].remove(bids[s])
-        return ToyState(
-            seats=len(view["bids"]),
-            rounds=view["rounds"],
-            deck=unseen[: view["deck_size"]],
-            prize=view["prize"],
-            round=view["round"],
-            bids=bids,
-            hands=hands,
-            won=[list(w) for w in view["won"]],
-            history=list(view["history"]),
-            over=view["over"],
-        )
+        return sample_state(view, dice)
 
 
 GAME = SealedBids()

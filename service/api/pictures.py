@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from flask import Response
@@ -21,12 +20,11 @@ blp = Blueprint("pictures", __name__, url_prefix="/v1", description="Pictures of
 
 
 def render(game: str, view: dict[str, Any], player: int | None) -> str:
-    """The SVG of a view, by the game's renderer in ``service.pictures``."""
-    try:
-        module = importlib.import_module(f"service.pictures.{game}")
-    except ModuleNotFoundError:
-        raise Problem(404, "no_picture", f"{game} has no picture yet") from None
-    return module.render_svg(view, player)
+    """The SVG of a view, drawn by the game itself (``Game.picture``)."""
+    svg = get_game(game).picture(view, player)
+    if svg is None:
+        raise Problem(404, "no_picture", f"{game} has no picture yet")
+    return svg
 
 
 @blp.route("/games/<string:game_id>/picture.svg")

@@ -3,7 +3,8 @@
 ``random_sim`` plays many seeded games through the public contract and checks invariants at
 each step (OpenSpiel's random_sim_test): every seat that owes a decision has legal actions,
 every legal action passes ``check``, every view is JSON and observing changes nothing, the
-state round-trips through JSON exactly, and replaying the log reproduces the
+state round-trips through JSON exactly, ``is_over`` is false and there is no result until
+the end (and then both hold), and replaying the log reproduces the
 final state byte for byte.
 """
 
@@ -23,6 +24,7 @@ def check_step(game: Game, state: Any, seats: int, seat: int, action: dict[str, 
     """Invariants that hold before every move."""
     data = game.dump_state(state)
     assert game.load_state(json.loads(json.dumps(data))) == state, "state JSON round trip"
+    assert not game.is_over(state) and game.result(state) is None, "over, yet a seat acts"
     prompts = game.to_act(state)
     assert seat in prompts
     for s in prompts:
@@ -61,6 +63,7 @@ def random_sim(
             game, make_bots(game, bots or ["random"] * seats), seed, options, on_step=step
         )
         assert game.to_act(result.state) == {}, "a finished game still asks for decisions"
+        assert game.is_over(result.state), "a game with a result is not over"
         again = replay(game, seats, result.options, seed, result.moves)
         assert canonical_json(game.dump_state(again.state)) == canonical_json(
             game.dump_state(result.state)

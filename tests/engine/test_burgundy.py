@@ -10,7 +10,7 @@ import pytest
 
 from engine.burgundy import GAME
 from engine.burgundy.duchy import CELLS, COLOURS, DUCHIES, INDEX
-from engine.burgundy.moves import COMMODITY, MONK, SILVER, WORKER
+from engine.burgundy.legal import COMMODITY, MONK, SILVER, WORKER
 from engine.burgundy.sheet import available
 from engine.burgundy.state import COLUMN, HOURGLASS_FACES, BurgundyState, Roll
 from engine.contract import IllegalAction, InvalidOptions, MalformedAction

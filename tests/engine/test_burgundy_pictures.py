@@ -8,8 +8,8 @@ from rich.console import Console
 
 from clients.boards.burgundy import render
 from engine.burgundy import GAME
+from engine.burgundy.picture import render_svg
 from engine.simulate import make_bots, play
-from service.pictures.burgundy import render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

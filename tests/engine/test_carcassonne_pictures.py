@@ -12,9 +12,9 @@ from rich.console import Console
 from clients.boards.carcassonne import block
 from clients.boards.carcassonne import render as render_board
 from engine.carcassonne import GAME
+from engine.carcassonne.picture import render_svg
 from engine.dice import Dice
 from engine.simulate import make_bots
-from service.pictures.carcassonne import render_svg
 from tests.engine.test_carcassonne_support import CITY_OF_THREE, act, build, new_game, set_roll
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -134,3 +134,13 @@ def test_terminal_board_draws_the_grid_roll_and_players():
 def test_terminal_board_renders_every_view_of_a_game():
     for view in views_along_a_game(seats=2, seed="terminal"):
         assert "Carcassonne" in board_text(view)
+
+
+def test_the_board_draws_rolled_dice_from_the_edges_the_view_publishes():
+    state, _ = new_game()
+    set_roll(state, ["cap", "band", "knight", "catapult"])
+    view = json.loads(json.dumps(GAME.view(state, 0)))
+    assert [die["edges"] for die in view["turn"]["roll"]] == [["N"], ["N", "S"], [], []]
+    turned = json.loads(json.dumps(view))
+    turned["turn"]["roll"][0]["edges"] = ["S"]
+    assert board_text(turned) != board_text(view), "the board restates the faces' edges"

@@ -12,8 +12,8 @@ from rich.console import Console
 from clients.boards.diceland import render
 from engine.dice import Dice
 from engine.diceland import GAME
+from engine.diceland.picture import BADGE, FILL, FOUND, render_svg
 from engine.simulate import make_bots
-from service.pictures.diceland import BADGE, FILL, FOUND, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

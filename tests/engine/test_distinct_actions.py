@@ -96,7 +96,7 @@ def test_burgundy_equal_pip_dice_are_one_choice():
 def test_burgundy_each_listed_decision_names_the_lowest_dice():
     """The list keeps the first decision of each effect; that must be the one
     ``canonical_dice`` writes (the lowest dice), with equal dice, bonuses and sales."""
-    from engine.burgundy.moves import canonical_dice, effect
+    from engine.burgundy.legal import canonical_dice, effect
 
     game = get_game("burgundy")
     checked = 0

@@ -799,7 +799,7 @@ def test_scoring_rulebook_example_areas_dragon_fires_and_gemstones():
     assert [p["other_points"] for p in parts] == [5, 3, 1, 4]
     assert [p["dragon_points"] for p in parts] == [0, 0, 4, 0]
     assert [p["total"] for p in parts] == [17, 20, 20, 23]
-    state.over = True
+    state.over, state.phase = True, Phase.OVER
     result = GAME.result(state)
     assert result.ranks == [4, 3, 2, 1]
     assert result.ranks[2] < result.ranks[1], "Nico beats Michi on dragon fires"
@@ -822,7 +822,7 @@ def test_ruling_nobody_scores_the_dragon_bonus_without_dragon_fires():
 def test_rule_equal_points_most_dragon_fires_wins_else_the_win_is_shared():
     state, _ = new_state(2)
     state.occupant = [NOBODY] * 30
-    state.over = True
+    state.over, state.phase = True, Phase.OVER
     state.players[0].white, state.players[0].fires = 2, 0  # 4 points
     state.players[1].white, state.players[1].fires = 0, 1  # 4 points (most dragon fires)
     result = GAME.result(state)

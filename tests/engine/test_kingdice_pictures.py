@@ -13,7 +13,7 @@ from clients.boards.kingdice import render
 from engine.dice import Dice
 from engine.kingdice import GAME
 from engine.kingdice.data import TERRAINS
-from service.pictures.kingdice import LABEL_SIZE, MARKER_R, PLAYER, render_svg
+from engine.kingdice.picture import LABEL_SIZE, MARKER_R, PLAYER, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -11,9 +11,9 @@ import requests
 
 from engine.codec import canonical_json
 from engine.games import get_game
+from engine.kingdice import picture as kingdice_picture
 from engine.replay import replay
 from service import archive as archives
-from service.pictures import kingdice as kingdice_picture
 from service.store import GameStore
 from tests.conftest import wait_until
 from tests.players import Player, create, play_until_over, wait_for

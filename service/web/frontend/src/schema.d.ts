@@ -1437,6 +1437,8 @@ export interface components {
                      * @enum {string}
                      */
                     status: "free" | "placed" | "aside" | "gone";
+                    /** @description the city edges of the face as rolled (rotation 0); none for a knight or a catapult */
+                    edges: ("N" | "E" | "S" | "W")[];
                 }[];
                 /** @description the turn's city grid, in placement order */
                 grid: {

@@ -1,4 +1,4 @@
-"""SVG picture of a Carcassonne turn, drawn from a view dict only.
+"""SVG picture of a Carcassonne turn, drawn from a view dict only (with ``engine.svg``).
 
 The city grid of the turn in play: each built die is a light field square with its dark city
 segments, turned as it was built; the city that would score now is outlined in gold and
@@ -10,9 +10,9 @@ and what scoring now would give.
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
+from engine import svg
 from engine.carcassonne.faces import EDGE_NAMES
 from engine.carcassonne.faces import STEPS as GRID_STEPS
 
@@ -24,14 +24,6 @@ GOLD = "#e0a800"
 OPEN = "#c0392b"
 INK = "#222"
 STEPS = dict(zip(EDGE_NAMES, GRID_STEPS, strict=True))
-
-
-def _text(x: float, y: float, s: str, size: int = 13, **attrs: Any) -> str:
-    extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
-        f"{extra}>{escape(s)}</text>"
-    )
 
 
 def _city_shape(face: str, s: float) -> str:
@@ -49,27 +41,39 @@ def _city_shape(face: str, s: float) -> str:
     return ""
 
 
-def _tile(x: float, y: float, face: str, rotation: int, s: float, fill: str = CITY) -> str:
+def _tile(
+    parent: svg.Element, x: float, y: float, face: str, rotation: int, s: float, fill: str = CITY
+) -> None:
     """A die face as a tile: field square plus the rotated city segment."""
     c = s / 2
-    return (
-        f'<g transform="translate({x:.1f},{y:.1f})">'
-        f'<rect width="{s:.1f}" height="{s:.1f}" fill="{FIELD}" stroke="{INK}" '
-        'stroke-width="1"/>'
-        f'<path d="{_city_shape(face, s)}" fill="{fill}" '
-        f'transform="rotate({90 * rotation} {c:.1f} {c:.1f})"/></g>'
+    group = svg.add(parent, "g", transform=f"translate({x:.1f},{y:.1f})")
+    svg.add(
+        group, "rect", width=f"{s:.1f}", height=f"{s:.1f}", fill=FIELD, stroke=INK, stroke_width="1"
+    )
+    svg.add(
+        group,
+        "path",
+        d=_city_shape(face, s),
+        fill=fill,
+        transform=f"rotate({90 * rotation} {c:.1f} {c:.1f})",
     )
 
 
-def _token(x: float, y: float, face: str, s: float) -> str:
+def _token(parent: svg.Element, x: float, y: float, face: str, s: float) -> None:
     """A knight or catapult face as a die with a sign."""
     sign = "\u265e" if face == "knight" else "\u2604"
     colour = "#2f4f8f" if face == "knight" else "#8f2f2f"
-    return (
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{s:.1f}" height="{s:.1f}" rx="4" '
-        f'fill="#f8f4ea" stroke="{INK}"/>'
-        + _text(x + s / 2, y + s * 0.72, sign, int(s * 0.6), text_anchor="middle", fill=colour)
+    svg.rect(
+        parent,
+        x,
+        y,
+        s,
+        s,
+        rx="4",
+        fill="#f8f4ea",
+        stroke=INK,
     )
+    svg.text(parent, x + s / 2, y + s * 0.72, sign, int(s * 0.6), text_anchor="middle", fill=colour)
 
 
 TITLE_CHAR = 10.5
@@ -89,27 +93,34 @@ def _title(view: dict[str, Any]) -> str:
     )
 
 
-def _header(view: dict[str, Any], width: float) -> list[str]:
-    out = [_text(16, 26, _title(view), 17, font_weight="bold", fill=INK)]
+def _header(root: svg.Element, view: dict[str, Any], width: float) -> None:
+    svg.text(root, 16, 26, _title(view), 17, font_weight="bold", fill=INK)
     x = 16.0
     for player in view["players"]:
         knight = " \u265e" if player["holds_knight"] else ""
         label = f"Seat {player['seat']}: {player['score']}{knight}"
         bold = "bold" if player["seat"] == view.get("active") else "normal"
-        out.append(_text(x, 48, label, 13, font_weight=bold, fill=INK))
+        svg.text(root, x, 48, label, 13, font_weight=bold, fill=INK)
         x += 12 + 7.5 * len(label)
-    out.append(
-        _text(width - 16, 48, f"first to {view['target']}", 12, text_anchor="end", fill="#666")
-    )
-    return out
+    svg.text(root, width - 16, 48, f"first to {view['target']}", 12, text_anchor="end", fill="#666")
 
 
-def _grid(view: dict[str, Any], ox: float, oy: float, xs: list[int], ys: list[int]) -> list[str]:
+OPEN_EDGE = {
+    "N": (0.25, 0, 0.75, 0),
+    "S": (0.25, 1, 0.75, 1),
+    "E": (1, 0.25, 1, 0.75),
+    "W": (0, 0.25, 0, 0.75),
+}
+"""Where the red mark of an open city edge runs along a cell, as fractions of the cell."""
+
+
+def _grid(
+    root: svg.Element, view: dict[str, Any], ox: float, oy: float, xs: list[int], ys: list[int]
+) -> None:
     turn = view["turn"]
     grid = turn["grid"]
     cells = {(d["x"], d["y"]): d for d in grid}
     scoring = turn["scoring"]["city"]
-    out: list[str] = []
 
     def corner(x: int, y: int) -> tuple[float, float]:
         return ox + (x - min(xs)) * CELL, oy + (y - min(ys)) * CELL
@@ -119,97 +130,112 @@ def _grid(view: dict[str, Any], ox: float, oy: float, xs: list[int], ys: list[in
         free = {(0, 0)}
     for x, y in sorted(free):
         px, py = corner(x, y)
-        out.append(
-            f'<rect x="{px + 3:.1f}" y="{py + 3:.1f}" width="{CELL - 6:.1f}" '
-            f'height="{CELL - 6:.1f}" fill="none" stroke="#9a9a9a" stroke-dasharray="4 3"/>'
+        svg.rect(
+            root,
+            px + 3,
+            py + 3,
+            CELL - 6,
+            CELL - 6,
+            fill="none",
+            stroke="#9a9a9a",
+            stroke_dasharray="4 3",
         )
     for (x, y), die in cells.items():
         px, py = corner(x, y)
         edges = "+".join(die["edges"])
-        out.append(
-            f"<g><title>{escape(die['face'])} at ({x}, {y}), rotation "
-            f"{die['rotation']}, city on {edges}</title>"
-        )
-        out.append(_tile(px, py, die["face"], die["rotation"], CELL))
-        out.append("</g>")
+        title = f"{die['face']} at ({x}, {y}), rotation {die['rotation']}, city on {edges}"
+        _tile(svg.titled(root, title), px, py, die["face"], die["rotation"], CELL)
         for edge in die["edges"]:
             dx, dy = STEPS[edge]
             if (x + dx, y + dy) in cells:
                 continue
-            x1, y1, x2, y2 = {
-                "N": (0.25, 0, 0.75, 0),
-                "S": (0.25, 1, 0.75, 1),
-                "E": (1, 0.25, 1, 0.75),
-                "W": (0, 0.25, 0, 0.75),
-            }[edge]
-            out.append(
-                f'<line x1="{px + x1 * CELL:.1f}" y1="{py + y1 * CELL:.1f}" '
-                f'x2="{px + x2 * CELL:.1f}" y2="{py + y2 * CELL:.1f}" stroke="{OPEN}" '
-                'stroke-width="4" stroke-linecap="round"/>'
+            x1, y1, x2, y2 = OPEN_EDGE[edge]
+            svg.add(
+                root,
+                "line",
+                x1=f"{px + x1 * CELL:.1f}",
+                y1=f"{py + y1 * CELL:.1f}",
+                x2=f"{px + x2 * CELL:.1f}",
+                y2=f"{py + y2 * CELL:.1f}",
+                stroke=OPEN,
+                stroke_width="4",
+                stroke_linecap="round",
             )
     for x, y in cells:
         px, py = corner(x, y)
-        out.append(
-            _text(
-                px + CELL - 3,
-                py + CELL - 4,
-                f"{x},{y}",
-                9,
-                text_anchor="end",
-                fill="#222",
-                stroke="#fff",
-                stroke_width="2.5",
-                paint_order="stroke",
-            )
+        svg.text(
+            root,
+            px + CELL - 3,
+            py + CELL - 4,
+            f"{x},{y}",
+            9,
+            text_anchor="end",
+            fill="#222",
+            stroke="#fff",
+            stroke_width="2.5",
+            paint_order="stroke",
         )
     if scoring is not None:
         for index in turn["cities"][scoring]["dice"]:
             px, py = corner(grid[index]["x"], grid[index]["y"])
-            out.append(
-                f'<rect x="{px + 1.5:.1f}" y="{py + 1.5:.1f}" width="{CELL - 3:.1f}" '
-                f'height="{CELL - 3:.1f}" fill="none" stroke="{GOLD}" stroke-width="3"/>'
+            svg.rect(
+                root,
+                px + 1.5,
+                py + 1.5,
+                CELL - 3,
+                CELL - 3,
+                fill="none",
+                stroke=GOLD,
+                stroke_width="3",
             )
-    return out
 
 
-def _roll(view: dict[str, Any], y: float) -> list[str]:
+def _roll(root: svg.Element, view: dict[str, Any], y: float) -> None:
     turn = view["turn"]
-    out = [_text(16, y + 14, "Roll", 13, font_weight="bold", fill=INK)]
+    svg.text(root, 16, y + 14, "Roll", 13, font_weight="bold", fill=INK)
     x = 60.0
     for die in turn["roll"]:
         face, status = die["face"], die["status"]
-        body = (
-            _token(x, y, face, DIE) if face in ("knight", "catapult") else _tile(x, y, face, 0, DIE)
-        )
         opacity = "0.35" if status in ("placed", "gone") else "1"
-        out.append(
-            f'<g opacity="{opacity}"><title>die {die["die"]}: {face}, {status}</title>{body}</g>'
-        )
+        group = svg.titled(root, f"die {die['die']}: {face}, {status}", opacity=opacity)
+        if face in ("knight", "catapult"):
+            _token(group, x, y, face, DIE)
+        else:
+            _tile(group, x, y, face, 0, DIE)
         if status == "aside":
-            out.append(
-                f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="{DIE + 4:.1f}" '
-                f'height="{DIE + 4:.1f}" fill="none" stroke="{GOLD}" stroke-width="2.5" rx="5"/>'
+            svg.rect(
+                root,
+                x - 2,
+                y - 2,
+                DIE + 4,
+                DIE + 4,
+                fill="none",
+                stroke=GOLD,
+                stroke_width="2.5",
+                rx="5",
             )
         if status == "gone":
-            out.append(
-                f'<path d="M{x:.1f},{y:.1f} L{x + DIE:.1f},{y + DIE:.1f} M{x + DIE:.1f},{y:.1f} '
-                f'L{x:.1f},{y + DIE:.1f}" stroke="{OPEN}" stroke-width="3"/>'
+            svg.add(
+                root,
+                "path",
+                d=f"M{x:.1f},{y:.1f} L{x + DIE:.1f},{y + DIE:.1f} M{x + DIE:.1f},{y:.1f} "
+                f"L{x:.1f},{y + DIE:.1f}",
+                stroke=OPEN,
+                stroke_width="3",
             )
-        out.append(
-            _text(
-                x + DIE / 2,
-                y + DIE + 13,
-                f"{die['die']} {status}",
-                9,
-                text_anchor="middle",
-                fill="#444",
-            )
+        svg.text(
+            root,
+            x + DIE / 2,
+            y + DIE + 13,
+            f"{die['die']} {status}",
+            9,
+            text_anchor="middle",
+            fill="#444",
         )
         x += DIE + 14
-    return out
 
 
-def _status(view: dict[str, Any], y: float) -> list[str]:
+def _status(root: svg.Element, view: dict[str, Any], y: float) -> None:
     turn = view["turn"]
     scoring = turn["scoring"]
     now = (
@@ -222,7 +248,7 @@ def _status(view: dict[str, Any], y: float) -> list[str]:
         f"Knights aside: {turn['knights']} \u00b7 catapults passed: {turn['catapults']} "
         f"\u00b7 rolls left: {turn['rolls_left']} \u00b7 {now}"
     )
-    out = [_text(16, y, line, 12, fill=INK)]
+    svg.text(root, 16, y, line, 12, fill=INK)
     last = view.get("last_turn")
     if last:
         ending = {
@@ -231,8 +257,7 @@ def _status(view: dict[str, Any], y: float) -> list[str]:
             "held_knight": "held a knight instead of scoring",
             "nine_catapults": "rolled nine catapults",
         }.get(last["ending"], last["ending"])
-        out.append(_text(16, y + 18, f"Last turn: seat {last['seat']} {ending}", 12, fill="#555"))
-    return out
+        svg.text(root, 16, y + 18, f"Last turn: seat {last['seat']} {ending}", 12, fill="#555")
 
 
 def render_svg(view: dict[str, Any], player: int | None = None) -> str:
@@ -250,14 +275,10 @@ def render_svg(view: dict[str, Any], player: int | None = None) -> str:
     roll_y = grid_y + grid_h + 16
     height = roll_y + DIE + 70
     ox = (width - grid_w) / 2
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}">',
-        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#f6f1e3"/>',
-        *_header(view, width),
-        *_grid(view, ox, grid_y, xs, ys),
-        *_roll(view, roll_y),
-        *_status(view, roll_y + DIE + 34),
-        "</svg>",
-    ]
-    return "\n".join(out)
+    root = svg.document(f"{width:.0f}", f"{height:.0f}")
+    svg.add(root, "rect", width=f"{width:.0f}", height=f"{height:.0f}", fill="#f6f1e3")
+    _header(root, view, width)
+    _grid(root, view, ox, grid_y, xs, ys)
+    _roll(root, view, roll_y)
+    _status(root, view, roll_y + DIE + 34)
+    return svg.to_string(root)

@@ -1,0 +1,161 @@
+"""The one observer of Diceland: what a seat (or a spectator) sees, and back.
+
+Every map is public; the only hidden data are other seats' sealed phase-2 choices, shown as
+``decided`` until the turn resolves. :func:`sample_state` rebuilds a state from a view for
+search bots, giving each seat that has decided a random legal choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.contract import Action, Game, View
+from engine.dice import Dice
+from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
+from engine.diceland.maps import BOARDS, MAP_DATA
+from engine.diceland.state import Choice, DicelandState, Phase
+
+
+def board_of(state: DicelandState, seat: int) -> Board:
+    """The map ``seat`` plays on."""
+    return BOARDS[state.maps[seat]]
+
+
+def crossed_mask(state: DicelandState, seat: int) -> int:
+    """The hexes ``seat`` has crossed off, as a bit mask."""
+    mask = 0
+    for i in state.crosses[seat]:
+        mask |= 1 << i
+    return mask
+
+
+def choice_of(state: DicelandState, seat: int, action: Action) -> Choice:
+    if action["type"] == "pass":
+        return Choice("pass")
+    board = board_of(state, seat)
+    hexes = sorted(board.index[(q, r)] for q, r in action["hexes"])
+    return Choice("cross", action["colour"], hexes)
+
+
+def choice_json(state: DicelandState, seat: int, choice: Choice) -> dict[str, Any]:
+    board = board_of(state, seat)
+    out: dict[str, Any] = {"seat": seat, "kind": choice.kind}
+    if choice.kind == "cross":
+        out["colour"] = choice.colour
+        out["hexes"] = board.hexes_of(board.mask_of(choice.hexes))
+    return out
+
+
+def _player_view(state: DicelandState, seat: int, viewer: int | None) -> View:
+    board, crossed = board_of(state, seat), crossed_mask(state, seat)
+    working = {}
+    for c in COLOURS:
+        terr = board.working_on(crossed, c)
+        if terr is not None:
+            working[c] = terr.id
+    out: View = {
+        "map": state.maps[seat],
+        "crosses": board.hexes_of(crossed),
+        "treasures": board.treasures_by_colour(crossed),
+        "treasure_total": board.treasure_count(crossed),
+        "completed": board.completed_colours(crossed),
+        "working_on": working,
+    }
+    if state.phase == Phase.CROSS:
+        choice = state.choices[seat]
+        owes = choice is None or choice.kind != "none"
+        out["phase2"] = {"owes": owes, "decided": choice is not None and owes}
+        if viewer == seat and choice is not None and owes:
+            out["phase2"]["choice"] = choice_json(state, seat, choice)
+    return out
+
+
+def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
+    """The view of ``state`` for ``seat`` (None: a spectator)."""
+    pending = sorted(game.to_act(state))
+    active: int | None = state.active
+    if state.phase == Phase.CROSS:
+        active = None
+    elif state.phase == Phase.TREASURE:
+        active = state.treasure_queue[0]
+    elif state.phase == Phase.OVER:
+        active = None
+    return {
+        "seats": state.seats,
+        "you": seat,
+        "scores": [
+            board_of(state, s).treasure_count(crossed_mask(state, s)) for s in range(state.seats)
+        ],
+        "active": active,
+        "pending": pending,
+        "turn": state.turn,
+        "turn_player": state.active,
+        "phase": state.phase,
+        "goal": {"treasures": TREASURES_TO_WIN, "complete_colours": 1},
+        "dice": {
+            "chosen": state.chosen or None,
+            "aside": state.aside,
+            "last_throw": list(state.last_throw),
+            "throws": state.throws,
+        },
+        "treasure_throw": (
+            {
+                "seat": state.treasure_queue[0],
+                "dice": list(state.treasure_dice),
+                "queue": list(state.treasure_queue[1:]),
+            }
+            if state.phase == Phase.TREASURE
+            else None
+        ),
+        "players": [_player_view(state, s, seat) for s in range(state.seats)],
+        "last_phase2": [choice_json(state, s, c) for s, c in enumerate(state.last_phase2)],
+        "winners": list(state.winners),
+        "maps": {m: MAP_DATA[m] for m in sorted(set(state.maps))},
+    }
+
+
+def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> DicelandState:
+    """Rebuild the state from a view. The only hidden data are other seats' sealed
+    phase-2 choices: a seat that has decided is given a random legal choice."""
+    state = DicelandState(
+        seats=view["seats"],
+        maps=[p["map"] for p in view["players"]],
+        crosses=[
+            sorted(BOARDS[p["map"]].index[(q, r)] for q, r in p["crosses"]) for p in view["players"]
+        ],
+        active=view["turn_player"],
+        turn=view["turn"],
+        phase=Phase(view["phase"]),
+        last_throw=list(view["dice"]["last_throw"]),
+        throws=view["dice"]["throws"],
+        chosen=view["dice"]["chosen"] or "",
+        aside=view["dice"]["aside"],
+        choices=[None] * view["seats"],
+        winners=list(view["winners"]),
+    )
+    tt = view["treasure_throw"]
+    if tt is not None:
+        state.treasure_queue = [tt["seat"], *tt["queue"]]
+        state.treasure_dice = list(tt["dice"])
+    state.last_phase2 = [
+        Choice(
+            c["kind"],
+            c.get("colour", ""),
+            sorted(BOARDS[state.maps[c["seat"]]].index[(q, r)] for q, r in c.get("hexes", [])),
+        )
+        for c in view["last_phase2"]
+    ]
+    if state.phase == Phase.CROSS:
+        for s, p in enumerate(view["players"]):
+            info = p["phase2"]
+            if not info["owes"]:
+                state.choices[s] = Choice("none")
+            elif "choice" in info:
+                c = info["choice"]
+                state.choices[s] = choice_of(
+                    state, s, {"type": c["kind"], **{k: v for k, v in c.items() if k != "kind"}}
+                )
+            elif info["decided"]:
+                legal = game.legal_actions(state, s)
+                state.choices[s] = choice_of(state, s, legal[dice.randbelow(len(legal))])
+    return state
