@@ -64,8 +64,9 @@ def test_catalogue_links_each_game_to_its_rules_page_served_as_markdown(client):
         assert page.get_data(as_text=True) == source.read_text(encoding="utf-8")
     missing = client.get("/v1/catalogue/chess/rules")
     assert (missing.status_code, missing.get_json()["code"]) == (404, "unknown_game")
-    toy = client.get("/v1/catalogue/toy/rules")
-    assert (toy.status_code, toy.get_json()["code"]) == (404, "rules_not_found")
+    toy = client.get("/v1/catalogue/toy/rules")  # every game folder has its RULES.md now
+    assert toy.status_code == 200
+    assert toy.get_data(as_text=True) == (ROOT / "engine/toy/RULES.md").read_text(encoding="utf-8")
 
 
 def test_game_waits_for_humans_then_starts(client):

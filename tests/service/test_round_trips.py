@@ -20,7 +20,7 @@ import pytest
 import redis
 
 from service.store import GUARDED_COMMIT
-from tests.conftest import free_port, redis_server_binary, stop, wait_until
+from tests.conftest import STARTING, free_port, redis_server_binary, stop, wait_until
 from tests.service.test_api_basics import auth
 
 GAMES = ("carcassonne", "burgundy", "diceland", "kingdice")
@@ -43,7 +43,7 @@ def private_redis() -> Iterator[redis.Redis]:
     )
     client = redis.Redis.from_url(f"redis://127.0.0.1:{port}/0", decode_responses=True)
     try:
-        wait_until(client.ping, 10, "the round-trip test's redis-server")
+        wait_until(client.ping, 10, "the round-trip test's redis-server", ignore=STARTING)
         client.script_load(GUARDED_COMMIT)  # loaded once per Redis; not a move's cost
         yield client
     finally:
