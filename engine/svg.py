@@ -71,6 +71,19 @@ def rect(
     )
 
 
+def line(parent: Element, x1: float, y1: float, x2: float, y2: float, **values: Any) -> Element:
+    """A straight line from ``(x1, y1)`` to ``(x2, y2)``, numbers written with one decimal."""
+    return add(
+        parent,
+        "line",
+        x1=f"{x1:.1f}",
+        y1=f"{y1:.1f}",
+        x2=f"{x2:.1f}",
+        y2=f"{y2:.1f}",
+        **values,
+    )
+
+
 def titled(parent: Element, title: str, **values: Any) -> Element:
     """A ``<g>`` group whose ``<title>`` (a tooltip) is ``title``."""
     group = add(parent, "g", **values)

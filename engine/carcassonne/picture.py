@@ -150,13 +150,12 @@ def _grid(
             if (x + dx, y + dy) in cells:
                 continue
             x1, y1, x2, y2 = OPEN_EDGE[edge]
-            svg.add(
+            svg.line(
                 root,
-                "line",
-                x1=f"{px + x1 * CELL:.1f}",
-                y1=f"{py + y1 * CELL:.1f}",
-                x2=f"{px + x2 * CELL:.1f}",
-                y2=f"{py + y2 * CELL:.1f}",
+                px + x1 * CELL,
+                py + y1 * CELL,
+                px + x2 * CELL,
+                py + y2 * CELL,
                 stroke=OPEN,
                 stroke_width="4",
                 stroke_linecap="round",

@@ -114,13 +114,12 @@ def _map_layer(
             theirs = owner.get(n, -2 if n == start else -1 if n in obstacles else -3)
             if mine >= 0 and theirs != mine:
                 (x1, y1), (x2, y2) = _corner(x, y, i), _corner(x, y, i + 1)
-                svg.add(
+                svg.line(
                     root,
-                    "line",
-                    x1=f"{x1:.1f}",
-                    y1=f"{y1:.1f}",
-                    x2=f"{x2:.1f}",
-                    y2=f"{y2:.1f}",
+                    x1,
+                    y1,
+                    x2,
+                    y2,
                     stroke="#222",
                     stroke_width="2.2",
                     stroke_linecap="round",

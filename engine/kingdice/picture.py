@@ -174,13 +174,12 @@ def _market(root: svg.Element, view: dict[str, Any], x: float, y: float) -> floa
     y += 10
     for m in view["market"]:
         card = m["card"]
-        svg.add(
+        svg.rect(
             root,
-            "rect",
-            x=f"{x:.1f}",
-            y=f"{y:.1f}",
-            width="330",
-            height=CARD_H,
+            x,
+            y,
+            "330",
+            str(CARD_H),
             rx="5",
             fill="#f7f1e1",
             stroke="#8a7a55",
