@@ -16,6 +16,7 @@ from service import hardening, observe, ratelimit, redis_conn
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
 from service.errors import ServiceError
+from service.jsonio import OrjsonProvider
 from service.logs import configure_logging
 from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
 from service.schemas import ProblemSchema
@@ -105,6 +106,7 @@ def _redis_failed(error: redis.RedisError) -> Any:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides Flask config; ``DICEHALL`` may be a Settings."""
     app = Flask(__name__)
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="dicehall",
         API_VERSION=API_VERSION,
