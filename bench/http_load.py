@@ -4,12 +4,17 @@ Each client is a separate process (a ``multiprocessing`` pool of the bench), so 
 own Python work never shares a GIL with the bench or with each other. A client plays
 scripted games over HTTP: a script is a game the heuristic bots played in memory (seed,
 options, moves); the client creates the game with that seed, joins every seat (it plays all
-human seats of its game) and posts the script's moves in order, each as a *move*:
-``GET legal-actions`` then ``POST actions`` with ``If-Match``. Seats that owe a decision at
-the same time (Burgundy's and Diceland's sealed rounds) each get their post, in seat order,
-as the engine's own simulations play them. Scripted moves make the mix of moves realistic
-(whole games as the bots play them), cost the client almost nothing, and let the bench
-replay exactly the same moves through the engine.
+human seats of its game) and posts the script's moves in order, each as a *move*: ``POST
+actions`` with ``If-Match``, preceded by ``GET legal-actions`` only when the client does not
+hold that seat's legal actions for its current decision. Like any client, it keeps per seat
+the ``actions`` of the seat's last answer (a move's answer carries them when the seat decides
+again at once) with their decision id, and reads them again when the seat's decision in
+``to_act`` is another one (the turn came back to it, or another seat's move changed what it
+may do): a seat never moves without having been told its legal actions for that decision.
+Seats that owe a decision at the same time (Burgundy's and Diceland's sealed rounds) each get
+their post, in seat order, as the engine's own simulations play them. Scripted moves make
+the mix of moves realistic (whole games as the bots play them), cost the client almost
+nothing, and let the bench replay exactly the same moves through the engine.
 """
 
 from __future__ import annotations
@@ -45,11 +50,12 @@ class Script:
 @dataclass
 class Tally:
     """What a client did in a period: operations finished by the stop time, their latencies
-    in seconds, and the games it set up."""
+    in seconds, the games it set up and the HTTP requests its operations made."""
 
     ops: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
+    requests: int = 0
 
 
 def wait_for_start(start: float) -> None:
@@ -111,13 +117,21 @@ def play_period(
         gid, auth, summary = set_up(http, base, script)
         tally.games += 1
         version, to_act = summary["version"], summary["to_act"]
+        known: dict[int, int] = {}  # seat -> the decision id whose legal actions it holds
         for seat, action in script.moves:
             if time.monotonic() >= stop:
                 break
             if str(seat) not in to_act:
                 raise RuntimeError(f"{script.game} {script.seed}: seat {seat} owes nothing now")
             t0 = time.perf_counter()
-            _check(http.get(f"{base}/v1/games/{gid}/legal-actions", headers=auth[seat]), "legal")
+            requests_made = 1
+            if known.get(seat) != to_act[str(seat)]["decision"]:
+                legal = _check(
+                    http.get(f"{base}/v1/games/{gid}/legal-actions", headers=auth[seat]),
+                    "legal",
+                )
+                known[seat] = legal["decision"]
+                requests_made += 1
             answer = _check(
                 http.post(
                     f"{base}/v1/games/{gid}/actions",
@@ -128,8 +142,12 @@ def play_period(
             )
             latency = time.perf_counter() - t0
             version, to_act = answer["version"], answer["to_act"]
+            known.pop(seat, None)
+            if answer["actions"]:
+                known[seat] = to_act[str(seat)]["decision"]
             if time.monotonic() <= stop:
                 tally.ops += 1
+                tally.requests += requests_made
                 tally.latencies.append(latency)
     return tally
 

@@ -10,8 +10,11 @@ heuristic bots' games, replayed move by move over HTTP, every human seat of its 
 the floor. For each game (``--game all``: carcassonne, burgundy, diceland, kingdice in turn)
 the bench runs a short warm-up, then alternates API and floor periods (API, floor, API,
 floor...; ``--alternations`` of each) and prints each period and the minimum and median of
-moves/s and floor requests/s with their ratio (target >= 0.6). A move is ``GET
-legal-actions`` + ``POST actions``; a floor request is one compare-and-set.
+moves/s and floor requests/s with their ratio (target >= 0.6). A move is a ``POST actions``,
+preceded by ``GET legal-actions`` only when the client does not hold the seat's legal actions
+for its current decision (a move's answer carries the mover's next ones: see
+``bench/http_load.py``); the bench prints the HTTP requests per move. A floor request is one
+compare-and-set.
 
 **Redis round trips**, counted by Redis itself (``INFO everything`` before and after each
 period, less the bench's own INFO), per move and per floor request:
@@ -88,6 +91,7 @@ class Period:
     redis: RedisCounters
     server_cpu: float
     games: int = 0
+    requests: int = 0
 
     @property
     def rate(self) -> float:
@@ -271,6 +275,7 @@ class Bench:
             counters,
             cpu,
             sum(t.games for t in tallies),
+            sum(t.requests for t in tallies),
         )
 
 
@@ -350,6 +355,7 @@ def summary(figures: GameFigures) -> dict[str, Any]:
         "floor_per_s": {"min": min(floors), "median": statistics.median(floors)},
         "ratio_median": ratio(statistics.median(rates), statistics.median(floors)),
         "ratio_min": ratio(min(rates), min(floors)),
+        "requests_per_move": ratio(sum(p.requests for p in api), moves),
         "round_trips_per_move": cost(api, "round_trips"),
         "floor_round_trips_per_request": cost(floor, "round_trips"),
         "commands_per_move": cost(api, "commands"),
@@ -395,6 +401,7 @@ def summary_table(rows: list[dict[str, Any]]) -> Table:
         "floor/s median": lambda r: f"{r['floor_per_s']['median']:,.1f}",
         "ratio median": lambda r: f"{r['ratio_median']:.2f}",
         "ratio min": lambda r: f"{r['ratio_min']:.2f}",
+        "HTTP requests/move": lambda r: f"{r['requests_per_move']:.2f}",
         "round trips/move": lambda r: f"{r['round_trips_per_move']:.2f}",
         "floor round trips/req": lambda r: f"{r['floor_round_trips_per_request']:.2f}",
         "Redis cmds/move": lambda r: f"{r['commands_per_move']:.2f}",
@@ -445,7 +452,7 @@ def main(argv: list[str] | None = None) -> None:
     console.print(summary_table(rows))
     console.print(
         "ratio = moves/s : floor requests/s (target >= 0.6); round trips from Redis's reply "
-        "writes (target: <= 3 for the POST + <= 1 for the GET, so <= 4 a move); engine share "
+        "writes (target: <= 3 for the POST + <= 1 for a GET); engine share "
         "= legal_actions + apply CPU against the API workers' CPU per move (target <= 10%)"
     )
 

@@ -76,6 +76,15 @@ class Caller:
     creator: bool = False
 
 
+def described_actions(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
+    """Every legal action of ``seat`` in ``state``, each with the game's sentence for it (the
+    ``actions`` of the legal actions and of a move's answer)."""
+    return [
+        {"action": action, "text": game.describe(state, seat, action)}
+        for action in game.legal_actions(state, seat)
+    ]
+
+
 def open_human_seat(record: GameRecord, seat: int) -> SeatRecord:
     """``seat`` of ``record`` if it is a human seat nobody has taken. Raises SeatNotFound,
     SeatNotHuman, SeatTaken."""
@@ -205,10 +214,10 @@ class GameService:
         }
 
     def legal_actions(self, record: GameRecord, seat: int) -> dict[str, Any]:
+        """The seat's legal actions now, each with its sentence (empty when it owes nothing)."""
         game = get_game(record.game)
         state = game.load_state(record.state)
         owes = record.status is GameStatus.ACTIVE and seat in game.to_act(state)
-        actions = game.legal_actions(state, seat) if owes else []
         return {
             "game_id": record.id,
             "game": record.game,
@@ -216,7 +225,7 @@ class GameService:
             "seat": seat,
             "deadline": record.deadline(seat) if owes else None,
             "decision": record.decision(seat) if owes else None,
-            "actions": [{"action": a, "text": game.describe(state, seat, a)} for a in actions],
+            "actions": described_actions(game, state, seat) if owes else [],
         }
 
     def log(
@@ -598,6 +607,9 @@ class GameService:
         answer = {
             **self.observe(record, seat, state),
             "events": [e for e in decided.events if visible(e, seat)],
+            # The mover's next decision, if it owes one at once: a client needs no second
+            # request to choose its next move (another seat's legal actions are not its to see).
+            "actions": described_actions(game, state, seat) if seat in decided.after else [],
         }
         return decided, answer
 

@@ -416,9 +416,20 @@ class MoveHeadersSchema(Schema):
 
 
 class MoveResultSchema(ViewSchema):
-    """The answer of a move: the new version, the caller's events and view."""
+    """The answer of a move: the new version, the caller's events and view, and the legal
+    actions of the caller's next decision if it owes one at once (so a client plays its
+    next move without another request)."""
 
     events = fields.List(Typed("Event"), required=True)
+    actions = fields.List(
+        fields.Nested(LegalActionSchema),
+        required=True,
+        metadata={
+            "description": "the caller's legal actions now, as `listLegalActions` gives them "
+            "(empty when it owes nothing at once: wait for a `decision_due` event, then read "
+            "them); its decision id is `to_act[seat].decision`"
+        },
+    )
 
 
 class LogEntrySchema(Schema):

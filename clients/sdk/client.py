@@ -366,7 +366,9 @@ class Client:
     ) -> Json:
         """Post a move. A fresh ``Idempotency-Key`` (uuid4) is sent unless one is given and is
         reused on every retry, so a retried move is never applied twice. ``if_match`` (a
-        version) makes the move conditional: a stale version raises StaleVersion."""
+        version) makes the move conditional: a stale version raises StaleVersion. The answer
+        holds the new ``version``, the caller's ``events`` and view, and ``actions``: the
+        seat's legal actions if it owes its next decision at once (``[]`` otherwise)."""
         headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
         if if_match is not None:
             headers["If-Match"] = if_match_header(if_match)

@@ -24,13 +24,17 @@ from service.schemas import (
 )
 from service.store import GameStatus
 
-_VIEW, _LEGAL_ACTIONS, _MOVE_RESULT, _LOG = (
-    ViewSchema(),
-    LegalActionsSchema(),
-    MoveResultSchema(),
-    LogSchema(),
-)
-"""One instance each (a schema's construction copies its fields: a tenth of a move's cost)."""
+_LOG = LogSchema()
+"""One instance (a schema's construction copies its fields: a tenth of a move's cost)."""
+ANSWERS = {
+    "View": ViewSchema(),
+    "LegalActions": LegalActionsSchema(),
+    "MoveResult": MoveResultSchema(),
+}
+"""The schemas of the hot answers (view, legal actions, a move). The service builds them as
+plain JSON already in the schemas' shape, so they are sent as they are, without a marshmallow
+dump (a tenth of a move's cost); tests/service/test_answers.py checks that each answer is
+its schema's dump."""
 
 blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal actions and moves")
 
@@ -94,7 +98,7 @@ class ViewResource(MethodView):
                     404, "seat_not_found", f"the game has seats 0 to {len(record.seats) - 1}"
                 )
             seat = query["seat"]
-        response = jsonify(_VIEW.dump(service.observe(record, seat)))
+        response = jsonify(service.observe(record, seat))
         response.headers["ETag"] = f'"{record.version}"'
         return response
 
@@ -136,7 +140,7 @@ class LegalActions(MethodView):
         service = game_service()
         record = service.record(game_id)
         seat = service.require_seat(service.identify(record, bearer_token()))
-        return jsonify(_LEGAL_ACTIONS.dump(service.legal_actions(record, seat)))
+        return jsonify(service.legal_actions(record, seat))
 
 
 @blp.route("/games/<string:game_id>/actions")
@@ -186,7 +190,9 @@ class Actions(MethodView):
             idempotency_key=headers.get("idempotency_key"),
         )
         answer = game_service().act(game_id, move)
-        return jsonify(_MOVE_RESULT.dump(answer))
+        response = jsonify(answer)
+        response.headers["ETag"] = f'"{answer["version"]}"'
+        return response
 
 
 @blp.route("/games/<string:game_id>/log")

@@ -3599,7 +3599,7 @@ export interface components {
         };
         /** @description Every legal action of the caller's seat now (empty when it owes nothing). One shape per game, by `game`. */
         LegalActions: components["schemas"]["BurgundyLegalActions"] | components["schemas"]["CarcassonneLegalActions"] | components["schemas"]["DicelandLegalActions"] | components["schemas"]["KingdiceLegalActions"];
-        /** @description The answer of a move: the new version, the caller's events and view. */
+        /** @description The answer of a move: the new version, the caller's events and view, and the legal */
         BurgundyMoveResult: {
             game_id: string;
             /**
@@ -3630,8 +3630,9 @@ export interface components {
             };
             result: components["schemas"]["BurgundyResult"] | null;
             events: components["schemas"]["BurgundyEvent"][];
+            actions: components["schemas"]["BurgundyLegalAction"][];
         };
-        /** @description The answer of a move: the new version, the caller's events and view. */
+        /** @description The answer of a move: the new version, the caller's events and view, and the legal */
         CarcassonneMoveResult: {
             game_id: string;
             /**
@@ -3662,8 +3663,9 @@ export interface components {
             };
             result: components["schemas"]["CarcassonneResult"] | null;
             events: components["schemas"]["CarcassonneEvent"][];
+            actions: components["schemas"]["CarcassonneLegalAction"][];
         };
-        /** @description The answer of a move: the new version, the caller's events and view. */
+        /** @description The answer of a move: the new version, the caller's events and view, and the legal */
         DicelandMoveResult: {
             game_id: string;
             /**
@@ -3694,8 +3696,9 @@ export interface components {
             };
             result: components["schemas"]["DicelandResult"] | null;
             events: components["schemas"]["DicelandEvent"][];
+            actions: components["schemas"]["DicelandLegalAction"][];
         };
-        /** @description The answer of a move: the new version, the caller's events and view. */
+        /** @description The answer of a move: the new version, the caller's events and view, and the legal */
         KingdiceMoveResult: {
             game_id: string;
             /**
@@ -3726,8 +3729,13 @@ export interface components {
             };
             result: components["schemas"]["KingdiceResult"] | null;
             events: components["schemas"]["KingdiceEvent"][];
+            actions: components["schemas"]["KingdiceLegalAction"][];
         };
-        /** @description The answer of a move: the new version, the caller's events and view. One shape per game, by `game`. */
+        /**
+         * @description The answer of a move: the new version, the caller's events and view, and the legal
+         *         actions of the caller's next decision if it owes one at once (so a client plays its
+         *         next move without another request). One shape per game, by `game`.
+         */
         MoveResult: components["schemas"]["BurgundyMoveResult"] | components["schemas"]["CarcassonneMoveResult"] | components["schemas"]["DicelandMoveResult"] | components["schemas"]["KingdiceMoveResult"];
         ForkedFrom: {
             game: string;
