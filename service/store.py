@@ -330,8 +330,25 @@ class GameStore:
 
     # --- records --------------------------------------------------------------------------
     @staticmethod
-    def _encode(record: GameRecord) -> dict[str, str]:
-        meta = {
+    def _encode(record: GameRecord, meta: bool = True) -> dict[str, str]:
+        """The hash fields of ``record``; ``meta=False`` leaves out (and does not encode) what
+        a move never changes."""
+        return {
+            **({"meta": json.dumps(GameStore._meta(record))} if meta else {}),
+            "state": codec.canonical_json(record.state),
+            "version": str(record.version),
+            "counter": str(record.counter),
+            "status": record.status.value,
+            "result": json.dumps(record.result),
+            "due": json.dumps(record.due),
+            "decisions": json.dumps(record.decisions),
+            "revealed": "1" if record.revealed else "",
+            "banks": json.dumps(record.banks),
+        }
+
+    @staticmethod
+    def _meta(record: GameRecord) -> dict[str, Any]:
+        return {
             "id": record.id,
             "game": record.game,
             "seats": [asdict(seat) for seat in record.seats],
@@ -346,18 +363,6 @@ class GameStore:
             "visibility": record.visibility,
             "forked_from": record.forked_from,
             "time_bank": record.time_bank,
-        }
-        return {
-            "meta": json.dumps(meta),
-            "state": codec.canonical_json(record.state),
-            "version": str(record.version),
-            "counter": str(record.counter),
-            "status": record.status.value,
-            "result": json.dumps(record.result),
-            "due": json.dumps(record.due),
-            "decisions": json.dumps(record.decisions),
-            "revealed": "1" if record.revealed else "",
-            "banks": json.dumps(record.banks),
         }
 
     @staticmethod
@@ -452,9 +457,7 @@ class GameStore:
         """Queue the record's write on a pipeline (inside MULTI), and renew the lifetime of
         the game's keys for its status. ``meta=False`` leaves out what a move never changes
         (the seats, options, seed...)."""
-        fields = self._encode(record)
-        if not meta:
-            del fields["meta"]
+        fields = self._encode(record, meta)
         # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
         pipe.hset(self.key_for(record.id, "game"), mapping=fields)  # type: ignore[arg-type]
         self.touch(pipe, record)
