@@ -609,7 +609,11 @@ class GameService:
             "events": [e for e in decided.events if visible(e, seat)],
             # The mover's next decision, if it owes one at once: a client needs no second
             # request to choose its next move (another seat's legal actions are not its to see).
-            "actions": described_actions(game, state, seat) if seat in decided.after else [],
+            "actions": (
+                described_actions(game, state, seat)
+                if move.next_actions and seat in decided.after
+                else []
+            ),
         }
         return decided, answer
 
@@ -722,6 +726,7 @@ class GameService:
             idempotency_key=f"fallback-{decision}",
             fallback=True,
             answer_ttl=SERVICE_ANSWER_TTL,
+            next_actions=False,
         )
         try:
             self.act(game_id, move, known=record)

@@ -59,6 +59,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
                 if_match=decision,
                 idempotency_key=f"bot-{decision}",
                 answer_ttl=SERVICE_ANSWER_TTL,
+                next_actions=False,
             )
             answer = service.act(game_id, move, known=record, skip_bot_seat=seat)
         except (VersionConflict, KeyReused, GameOver):

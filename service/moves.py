@@ -37,7 +37,9 @@ class MoveRequest:
     """A move to make: the action, whose it is (``seat``, or the seat that ``token`` opens)
     and how safely. ``fallback`` marks a move the service makes for a seat whose deadline
     passed; ``answer_ttl`` (seconds) keeps the answer for retries shorter than the default,
-    for the service's own moves."""
+    for the service's own moves; ``next_actions=False`` leaves the mover's next legal actions
+    out of the answer (``[]``): the service's own moves (bots, fallbacks), whose answers no
+    client reads, need not describe them."""
 
     action: Action
     seat: int | None = None
@@ -46,6 +48,7 @@ class MoveRequest:
     idempotency_key: str | None = None
     fallback: bool = False
     answer_ttl: int | None = None
+    next_actions: bool = True
 
 
 def decide_move(
