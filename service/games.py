@@ -530,10 +530,13 @@ class GameService:
         move: MoveRequest,
         known: GameRecord | None = None,
         skip_bot_seat: int | None = None,
+        known_state: Any = None,
     ) -> dict[str, Any]:
         """Make ``move`` in the game: one read of the record (none when the caller passes the
-        record it ``known``s, just read), a decision, and one guarded commit that writes only
-        if the game's version is still the one read (else read again, with backoff).
+        record it ``known``s, just read, nor a decoding of its state when it passes that too as
+        ``known_state``, which the move then changes), a decision, and one guarded commit that
+        writes only if the game's version is still the one read (else read again, with
+        backoff).
 
         Returns the answer of the move (version, the caller's events and view).
 
@@ -553,7 +556,8 @@ class GameService:
         body = {"action": move.action}
         for attempt in range(self.store.backoff.attempts):
             record = known if known is not None else self.record(game_id)
-            known = None
+            state = known_state if known is not None else None
+            known = known_state = None
             seat = move.seat
             if seat is None:
                 seat = self.require_seat(self.identify(record, move.token))
@@ -564,7 +568,7 @@ class GameService:
             )
             read_at = record.version
             try:
-                decided, answer = self._decide(record, seat, move)
+                decided, answer = self._decide(record, seat, move, state)
             except REFUSED as refused:
                 earlier = self.store.recall(self.store.redis, idem_key, body) if idem_key else None
                 if earlier is not None:  # a retry of a move that was made
@@ -588,13 +592,14 @@ class GameService:
         )
 
     def _decide(
-        self, record: GameRecord, seat: int, move: MoveRequest
+        self, record: GameRecord, seat: int, move: MoveRequest, state: Any = None
     ) -> tuple[Move, dict[str, Any]]:
-        """The move decided on ``record`` (updated to match) and its answer. Raises one of
-        ``REFUSED``."""
+        """The move decided on ``record`` (updated to match) and its answer; ``state``: the
+        record's state already decoded (it is changed). Raises one of ``REFUSED``."""
         self._check_active(record)
         game = get_game(record.game)
-        state = game.load_state(record.state)
+        if state is None:
+            state = game.load_state(record.state)
         before = game.to_act(state)
         self._check_if_match(record, game, state, seat, before, move.if_match)
         try:

@@ -61,7 +61,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
                 answer_ttl=SERVICE_ANSWER_TTL,
                 next_actions=False,
             )
-            answer = service.act(game_id, move, known=record, skip_bot_seat=seat)
+            answer = service.act(game_id, move, known=record, skip_bot_seat=seat, known_state=state)
         except (VersionConflict, KeyReused, GameOver):
             return f"done after {moves} moves: raced at decision {decision}"
         moves += 1
