@@ -122,3 +122,17 @@ def test_diceland_treasure_boxes_come_from_the_map_the_view_publishes():
     territory = next(t for t in changed["maps"][data["name"]]["territories"] if t["treasures"])
     territory["treasures"] = []
     assert drawn("diceland", changed, 0).count("\u25cb") < boxes, "the board restates 2"
+
+
+def test_king_of_the_dice_throw_count_comes_from_the_view():
+    game = get_game("kingdice")
+    dice = Dice("boards")
+    state = game.setup(2, game.validate_options(2, {}), dice)
+    while not game.view(state, None)["roll"]:
+        seat = next(iter(game.to_act(state)))
+        game.apply(state, seat, game.legal_actions(state, seat)[0], dice)
+    view = game.view(state, 0)
+    assert view["roll"]["throws"] == 3
+    assert "Throw 1/3" in drawn("kingdice", view, 0)
+    view["roll"]["throws"] = 4
+    assert "Throw 1/4" in drawn("kingdice", view, 0), "the board restates the three throws"

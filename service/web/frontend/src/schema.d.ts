@@ -2599,6 +2599,8 @@ export interface components {
             roll: {
                 /** @description throws made */
                 rolls: number;
+                /** @description throws allowed a turn */
+                throws: number;
                 /** @description the six dice */
                 dice: {
                     /** @description position */
