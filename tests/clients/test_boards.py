@@ -136,3 +136,12 @@ def test_king_of_the_dice_throw_count_comes_from_the_view():
     assert "Throw 1/3" in drawn("kingdice", view, 0)
     view["roll"]["throws"] = 4
     assert "Throw 1/4" in drawn("kingdice", view, 0), "the board restates the three throws"
+
+
+def test_carcassonne_title_counts_the_rolls_from_the_view():
+    game = get_game("carcassonne")
+    view = game.view(game.setup(2, game.validate_options(2, {}), Dice("boards")), 0)
+    made = view["turn"]["rolls_made"]
+    assert f"roll {made} of 3" in drawn("carcassonne", view, 0)
+    view["turn"]["rolls_left"] += 1
+    assert f"roll {made} of 4" in drawn("carcassonne", view, 0), "the board restates ROLLS"
