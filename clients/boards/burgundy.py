@@ -25,19 +25,29 @@ STYLE = {
     "orange": "dark_orange",
 }
 LETTER = {"blue": "b", "purple": "p", "yellow": "y", "gray": "g", "green": "C", "orange": "o"}
-COLOUR_OF = {letter: colour for colour, letter in LETTER.items()}
-SQUARE = {"monk": "purple", "silver": "gray", "commodity": "blue", "worker": "orange"}
+"""The board's letter for each colour (castles in capitals)."""
+NUMBERS = {"same": "same", "differ": "differ", "neighbour": ""}
+"""How the legend says the number rules the view publishes (``range``: the pips)."""
 
 
-MEANING = {
-    "b": "river 5-6",
-    "g": "mine 3-4",
-    "p": "monastery 1-2",
-    "y": "pasture: same",
-    "o": "city: differ",
-    "C": "castle",
-}
-"""The legend: each letter, its colour and what its hexes take."""
+def legend(duchy: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(letter, colour, meaning) for each colour, from the rules the view publishes:
+    ``river 5-6``, ``pasture: same``, ``castle``."""
+    out = []
+    for colour, rule in duchy["hex_rules"].items():
+        if rule["pips"] is not None:
+            low, high = rule["pips"]
+            meaning = f"{rule['land']} {low}-{high}"
+        else:
+            says = NUMBERS.get(rule["numbers"], rule["numbers"])
+            meaning = f"{rule['land']}: {says}" if says else rule["land"]
+        out.append((LETTER.get(colour, colour[:1]), colour, meaning))
+    return sorted(out, key=lambda entry: "bgpyoC".find(entry[0]))
+
+
+def bonus_colours(duchy: dict[str, Any]) -> dict[str, str]:
+    """Bonus kind -> the colour of the areas that give it (the castle squares' colours)."""
+    return {rule["bonus"]: c for c, rule in duchy["hex_rules"].items() if rule["bonus"]}
 
 
 def _sheet(view: dict[str, Any], player: dict[str, Any]) -> Text:
@@ -56,10 +66,13 @@ def _sheet(view: dict[str, Any], player: dict[str, Any]) -> Text:
                 label = "\u2713" if value == 0 else str(value)
                 text.append(f" {label}  ", style=f"bold black on {STYLE[colour]}")
         text.append("\n")
-    legend = list(MEANING.items())
-    for left, right in zip(legend[::2], legend[1::2], strict=True):
-        text.append(f"{left[0]} {left[1]:<14}", style=STYLE[COLOUR_OF[left[0]]])
-        text.append(f"{right[0]} {right[1]}\n", style=STYLE[COLOUR_OF[right[0]]])
+    entries = legend(view["duchy"])
+    for n, (letter, colour, meaning) in enumerate(entries):
+        last = n % 2 == 1 or n == len(entries) - 1
+        text.append(
+            f"{letter} {meaning}\n" if last else f"{letter} {meaning:<14}",
+            style=STYLE.get(colour, ""),
+        )
     text.append("\u2713 start  5 a marked number", style="dim")
     return text
 
@@ -82,9 +95,10 @@ def _status(view: dict[str, Any], player: dict[str, Any]) -> Table:
         table.add_row("dice", dice)
     pts = player["points"]
     table.add_row("points", f"I {pts[0]}  II {pts[1]}  III {pts[2]}  = {player['total']}")
+    colour_of = bonus_colours(view["duchy"])
     for kind, info in player["bonuses"].items():
         table.add_row(
-            Text(kind, style=STYLE[SQUARE[kind]]),
+            Text(kind, style=STYLE.get(colour_of.get(kind, ""), "")),
             f"{info['available']} held, {info['circled']}/{info['limit']} circled",
         )
     done = ", ".join(player["colours_done"]) or "-"

@@ -165,8 +165,9 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
         title = f"Carcassonne: seat {view['winner']} wins ({how}{points:g} points)"
     else:
         doubled = ", doubled" if turn["doubled"] else ""
+        rolls = turn["rolls_made"] + turn["rolls_left"]
         title = (
-            f"Carcassonne: seat {turn['seat']} to play, roll {turn['rolls_made']} of 3, "
+            f"Carcassonne: seat {turn['seat']} to play, roll {turn['rolls_made']} of {rolls}, "
             f"{turn['dice']} dice{doubled}"
         )
     body = Group(

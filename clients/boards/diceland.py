@@ -78,14 +78,18 @@ def _map(data: dict[str, Any], crosses: set[tuple[int, int]]) -> Text:
     return text
 
 
-def _status(view: dict[str, Any], player: dict[str, Any]) -> Table:
+def _status(data: dict[str, Any], player: dict[str, Any]) -> Table:
+    """Per colour: treasures crossed (filled) of the map's treasures (the map data's count)."""
+    hidden = {c: 0 for c in COLOURS}
+    for terr in data["territories"]:
+        hidden[terr["colour"]] = hidden.get(terr["colour"], 0) + len(terr["treasures"])
     bar = Table(show_header=True, box=None, padding=(0, 1))
     for colour in COLOURS:
         bar.add_column(Text(colour, style=STYLE[colour]), justify="center")
     bar.add_row(
         *(
             "\u25cf" * player["treasures"].get(c, 0)
-            + "\u25cb" * (2 - player["treasures"].get(c, 0))
+            + "\u25cb" * (hidden[c] - player["treasures"].get(c, 0))
             for c in COLOURS
         )
     )
@@ -146,6 +150,6 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
             f"Turn {view['turn']}, seat {view['turn_player']} active, phase {view['phase']}; "
             f"waiting for seat {pending}"
         )
-    body = Group(_map(data, crosses), Text(""), _status(view, player), _dice(view), status, scores)
+    body = Group(_map(data, crosses), Text(""), _status(data, player), _dice(view), status, scores)
     title = f"Diceland \u2014 seat {shown}, map {data['name']} ({data.get('title', '')})"
     return Panel(body, title=title, expand=False)

@@ -162,14 +162,14 @@ def _status(view: dict[str, Any]) -> Text:
     if view["over"]:
         text.append("Game over", style="bold")
         if view["winner"] is not None:
-            text.append(f": player {view['winner']} had to place a 17th marker and wins")
+            text.append(f": player {view['winner']} had to place a marker with none left and wins")
         text.append("\n")
     else:
         text.append(f"Turn {view['turn']}, player {view['active']}: ", style="bold")
         text.append(view["phase"].replace("_", " ") + "\n")
     roll = view["roll"]
     if roll:
-        text.append(f"Throw {roll['rolls']}/3: ")
+        text.append(f"Throw {roll['rolls']}/{roll['throws']}: ")
         for d in roll["dice"]:
             text.append_text(_die(d["number"], d["colour"]))
             text.append(" ")

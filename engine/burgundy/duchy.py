@@ -25,6 +25,27 @@ AREA_BONUS = {"purple": "monk", "gray": "silver", "blue": "commodity", "orange":
 """The bonus a completed area of each colour gives (green: its castle's square; yellow: none)."""
 PIP_RANGE = {"purple": (1, 2), "gray": (3, 4), "blue": (5, 6)}
 """The pip values a monastery, mine or river hex accepts."""
+LAND = {
+    "blue": "river",
+    "purple": "monastery",
+    "yellow": "pasture",
+    "gray": "mine",
+    "green": "castle",
+    "orange": "city",
+}
+"""What the hexes of each colour are on the sheet."""
+NUMBERS = {
+    "blue": "range",
+    "purple": "range",
+    "yellow": "same",
+    "gray": "range",
+    "green": "neighbour",
+    "orange": "differ",
+}
+"""Which numbers a hex of each colour takes (``sheet.mark_error`` applies them): ``range``
+the colour's :data:`PIP_RANGE`, ``same`` the number already in its area (a pasture's are all
+equal), ``differ`` none already in its area (a city's all differ), ``neighbour`` a number
+already in a hex next to it (a castle)."""
 
 HEX_COUNT = sum(ROW_LENGTHS)
 CELLS: tuple[tuple[int, int], ...] = tuple(

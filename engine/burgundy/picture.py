@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from engine import svg
+from engine.burgundy.duchy import AREA_BONUS
 
 FILL = {
     "blue": "#5b9bd5",
@@ -29,7 +30,8 @@ PALE = {
     "green": "#d8edd8",
     "orange": "#fbe3c8",
 }
-SQUARE = {"monk": "purple", "silver": "gray", "commodity": "blue", "worker": "orange"}
+SQUARE = {kind: colour for colour, kind in AREA_BONUS.items()}
+"""Bonus kind -> the colour of the areas that give it (castle squares are drawn in it)."""
 Q_START = (0, -1, -2, -3, -3, -3, -3)
 SIZE = 34.0
 ORIGIN = (250.0, 215.0)

@@ -3,7 +3,7 @@ view, result detail and events."""
 
 from __future__ import annotations
 
-from engine.burgundy.duchy import BONUS_KINDS, COLOURS, DUCHIES, ROW_LENGTHS
+from engine.burgundy.duchy import BONUS_KINDS, COLOURS, DUCHIES, LAND, NUMBERS, ROW_LENGTHS
 from engine.burgundy.state import COLUMN
 from engine.schemas import (
     action,
@@ -108,6 +108,28 @@ DUCHY = obj(
         ),
         "area_points": mapping(
             array(POINTS, "in phases I, II, III", 3, 3), "area points by area size"
+        ),
+        "hex_rules": mapping(
+            obj(
+                "what a colour's hexes are and which numbers they take",
+                {
+                    "land": string("what the hexes are", sorted(LAND.values())),
+                    "numbers": string(
+                        "range: only the pips below; same: a pasture's numbers are all equal; "
+                        "differ: a city's numbers all differ; neighbour: a castle needs its "
+                        "number already in a hex next to it",
+                        sorted(set(NUMBERS.values())),
+                    ),
+                    "pips": nullable(
+                        array(PIPS, "lowest, highest", 2, 2), "the pips allowed (range only)"
+                    ),
+                    "bonus": nullable(
+                        KIND, "the bonus a completed area gives (green: its castle's square)"
+                    ),
+                },
+            ),
+            "per colour",
+            COLOUR,
         ),
     },
 )

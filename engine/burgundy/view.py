@@ -12,7 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, DUCHIES, INDEX, ROW_LENGTHS, Duchy
+from engine.burgundy.duchy import (
+    AREA_BONUS,
+    BONUS_KINDS,
+    CELLS,
+    COLOURS,
+    DUCHIES,
+    INDEX,
+    LAND,
+    NUMBERS,
+    PIP_RANGE,
+    ROW_LENGTHS,
+    Duchy,
+)
 from engine.burgundy.sheet import available, is_colour_complete
 from engine.burgundy.state import (
     AREA_POINTS,
@@ -34,6 +46,19 @@ def _grid(values: list[int]) -> list[list[int | None]]:
         out.append([None if v < 0 else v for v in values[i : i + n]])
         i += n
     return out
+
+
+HEX_RULES = {
+    colour: {
+        "land": LAND[colour],
+        "numbers": NUMBERS[colour],
+        "pips": list(PIP_RANGE[colour]) if colour in PIP_RANGE else None,
+        "bonus": AREA_BONUS.get(colour),
+    }
+    for colour in COLOURS
+}
+"""What each colour's hexes are, the numbers they take and the bonus a completed area gives:
+published in the view, so a client draws its legend from the engine's data."""
 
 
 def duchy_view(duchy: Duchy) -> dict[str, Any]:
@@ -58,6 +83,7 @@ def duchy_view(duchy: Duchy) -> dict[str, Any]:
         "bonus_limits": dict(zip(BONUS_KINDS, duchy.bonus_limits, strict=True)),
         "colour_bonus": {c: list(duchy.colour_bonus[c]) for c in COLOURS},
         "area_points": {str(k): list(v) for k, v in AREA_POINTS.items()},
+        "hex_rules": {c: dict(rule) for c, rule in HEX_RULES.items()},
     }
 
 

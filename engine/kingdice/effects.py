@@ -11,7 +11,7 @@ from engine.kingdice import board
 from engine.kingdice.board import DRAGON
 from engine.kingdice.data import CARDS
 from engine.kingdice.queries import grade, layout, must_hire, place_spaces
-from engine.kingdice.state import ExtraDie, KingState, Phase
+from engine.kingdice.state import THROWS, ExtraDie, KingState, Phase
 
 LOG_KEEP = 12
 TURN_LIMIT = 200
@@ -43,7 +43,7 @@ def _do_reroll(state: KingState, seat: int, action: Action, dice: Dice, ev: list
     state.dice = [n if i in keep else dice.roll() for i, n in enumerate(state.dice)]
     state.rolls += 1
     ev.append({"type": "rolled", "seat": seat, "roll": state.rolls, "dice": list(state.dice)})
-    if state.rolls == 3:
+    if state.rolls == THROWS:
         _end_rolling(state, seat, ev)
 
 

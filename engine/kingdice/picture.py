@@ -240,7 +240,9 @@ def _roll(root: svg.Element, view: dict[str, Any], x: float, y: float) -> float:
         dice = roll["dice"] + roll["extra"]
         for i, d in enumerate(dice):
             _die_face(root, x + i * 28, y, d["number"], d["colour"])
-        svg.text(root, x + len(dice) * 28 + 6, y + 16, f"throw {roll['rolls']} of 3", 10)
+        svg.text(
+            root, x + len(dice) * 28 + 6, y + 16, f"throw {roll['rolls']} of {roll['throws']}", 10
+        )
         y += 30
     if view["drawn"]:
         svg.text(root, x, y + 12, "Drawn tiles: " + ", ".join(view["drawn"]), 11)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.kingdice.conditions import COLOURS
 from engine.kingdice.data import CARDS, EFFECTS, LAYOUTS, MARKERS, STACKS
 from engine.kingdice.legal import ALL_TYPES
-from engine.kingdice.state import Phase
+from engine.kingdice.state import THROWS, Phase
 from engine.schemas import (
     action,
     array,
@@ -362,7 +362,8 @@ VIEW = obj(
             obj(
                 "the dice of this turn",
                 {
-                    "rolls": integer("throws made", 1, 3),
+                    "rolls": integer("throws made", 1, THROWS),
+                    "throws": integer("throws allowed a turn", THROWS, THROWS),
                     "dice": array(
                         obj(
                             "a die",

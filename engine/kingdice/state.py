@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+THROWS = 3
+"""Throws of the six dice a turn at most (the first roll and two rerolls)."""
+
 
 class Phase(StrEnum):
     """What the active player decides now."""

@@ -19,7 +19,7 @@ from engine.kingdice.board import DRAGON, NOBODY
 from engine.kingdice.conditions import describe
 from engine.kingdice.data import CARDS, DICE, LAYOUTS
 from engine.kingdice.queries import must_hire, scores
-from engine.kingdice.state import ExtraDie, KingState, Phase, Player
+from engine.kingdice.state import THROWS, ExtraDie, KingState, Phase, Player
 
 
 def _card_text(card_id: int) -> str:
@@ -119,6 +119,7 @@ def make_view(state: KingState, seat: int | None) -> dict[str, Any]:
     if state.rolls:
         roll = {
             "rolls": state.rolls,
+            "throws": THROWS,
             "dice": [
                 {"die": i, "number": n, "colour": DICE[i][n - 1]} for i, n in enumerate(state.dice)
             ],

@@ -3,6 +3,7 @@ symbol has a legend, and nothing wraps in the middle of a word in an 80-column t
 
 from __future__ import annotations
 
+import copy
 import re
 
 from rich.console import Console
@@ -83,3 +84,64 @@ def test_every_board_of_a_finished_game_fits_80_columns_without_cut_words():
         text = drawn(name, game.view(done.state, 0), 0)
         assert all(len(line) <= 80 for line in text.splitlines()), name
         assert "board picture failed" not in text, name
+
+
+def test_burgundy_legend_and_bonus_colours_come_from_the_rules_the_view_publishes():
+    view = burgundy_view()
+    rules = view["duchy"]["hex_rules"]
+    assert rules["blue"] == {
+        "land": "river",
+        "numbers": "range",
+        "pips": [5, 6],
+        "bonus": "commodity",
+    }
+    text = drawn("burgundy", view, 0)
+    assert "b river 5-6" in text and "y pasture: same" in text
+    changed = copy.deepcopy(view)
+    changed["duchy"]["hex_rules"]["blue"]["pips"] = [4, 6]
+    changed["duchy"]["hex_rules"]["orange"]["land"] = "town"
+    text = drawn("burgundy", changed, 0)
+    assert "b river 4-6" in text and "o town: differ" in text, "the board restates the pips"
+    styled = Console(width=80, record=True, color_system="truecolor")
+    styled.print(board("burgundy", view, 0))
+    swapped = copy.deepcopy(view)
+    rules = swapped["duchy"]["hex_rules"]
+    rules["purple"]["bonus"], rules["gray"]["bonus"] = rules["gray"]["bonus"], "monk"
+    again = Console(width=80, record=True, color_system="truecolor")
+    again.print(board("burgundy", swapped, 0))
+    assert again.export_html() != styled.export_html(), "the board restates the bonus colours"
+
+
+def test_diceland_treasure_boxes_come_from_the_map_the_view_publishes():
+    state = DICELAND.setup(2, DICELAND.validate_options(2, {}), Dice("boards"))
+    view = DICELAND.view(state, 0)
+    data = view["maps"][view["players"][0]["map"]]
+    boxes = sum(len(t["treasures"]) for t in data["territories"])
+    assert drawn("diceland", view, 0).count("\u25cb") == boxes
+    changed = copy.deepcopy(view)
+    territory = next(t for t in changed["maps"][data["name"]]["territories"] if t["treasures"])
+    territory["treasures"] = []
+    assert drawn("diceland", changed, 0).count("\u25cb") < boxes, "the board restates 2"
+
+
+def test_king_of_the_dice_throw_count_comes_from_the_view():
+    game = get_game("kingdice")
+    dice = Dice("boards")
+    state = game.setup(2, game.validate_options(2, {}), dice)
+    while not game.view(state, None)["roll"]:
+        seat = next(iter(game.to_act(state)))
+        game.apply(state, seat, game.legal_actions(state, seat)[0], dice)
+    view = game.view(state, 0)
+    assert view["roll"]["throws"] == 3
+    assert "Throw 1/3" in drawn("kingdice", view, 0)
+    view["roll"]["throws"] = 4
+    assert "Throw 1/4" in drawn("kingdice", view, 0), "the board restates the three throws"
+
+
+def test_carcassonne_title_counts_the_rolls_from_the_view():
+    game = get_game("carcassonne")
+    view = game.view(game.setup(2, game.validate_options(2, {}), Dice("boards")), 0)
+    made = view["turn"]["rolls_made"]
+    assert f"roll {made} of 3" in drawn("carcassonne", view, 0)
+    view["turn"]["rolls_left"] += 1
+    assert f"roll {made} of 4" in drawn("carcassonne", view, 0), "the board restates ROLLS"

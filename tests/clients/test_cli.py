@@ -21,6 +21,7 @@ from clients.cli.errors import ExitStatus
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
 from tests.conftest import wait_until
+from tests.players import wait_for
 
 pytestmark = pytest.mark.usefixtures("worker")
 
@@ -84,13 +85,7 @@ def game_id_in(output: str) -> str:
 
 
 def wait_over(client: Client, game_id: str, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        summary = client.game(game_id)
-        if summary["status"] == "over":
-            return summary
-        client.events(game_id, wait=2)
-    raise AssertionError(f"game {game_id} did not end within {timeout} s")
+    return wait_for(client.base_url, game_id, lambda summary: summary["status"] == "over", timeout)
 
 
 def test_games_lists_the_catalogue(live_server: str) -> None:

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +18,7 @@ from rq import Worker
 
 from clients.sdk import Client, RetryPolicy, ServerError, TransportError
 from tests.conftest import STARTING, wait_until
+from tests.players import wait_for
 
 
 def free_port() -> int:
@@ -74,10 +74,7 @@ def running_up(
 def play_bots_game(url: str) -> str:
     hall = Client(url)
     game_id = hall.create_game("toy", [{"kind": "bot", "bot": "random"}] * 2)["id"]
-    deadline = time.monotonic() + 60
-    while hall.game(game_id)["status"] != "over":
-        assert time.monotonic() < deadline, "the workers under dicehall up did not play"
-        hall.events(game_id, wait=2)
+    wait_for(url, game_id, lambda summary: summary["status"] == "over", 60)
     return game_id
 
 

@@ -7,13 +7,13 @@ as is and with one thing altered at a time (the seed, a draw, an action, the res
 from __future__ import annotations
 
 import copy
-import time
 from typing import Any
 
 import pytest
 
 from clients.sdk import Client
 from clients.verifier import Audit, audit_game
+from tests.players import wait_for
 
 pytestmark = pytest.mark.usefixtures("worker")
 
@@ -24,10 +24,7 @@ def finished(live_server: str) -> dict[str, Any]:
     hall = Client(live_server)
     bots = [{"kind": "bot", "bot": "random"}] * 3
     game_id = hall.create_game("toy", bots, {"rounds": 4})["id"]
-    deadline = time.monotonic() + 60
-    while hall.game(game_id)["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        hall.events(game_id, wait=2)
+    wait_for(live_server, game_id, lambda summary: summary["status"] == "over", 60)
     return {
         "summary": hall.game(game_id),
         "log": hall.log(game_id),

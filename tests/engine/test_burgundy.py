@@ -776,3 +776,35 @@ def test_ruling_one_seat_standard_game_uses_the_time_track():
         rounds += 1
         finish_round(state, dice)
     assert 15 <= rounds <= 30 and state.time == [10, 10, 10]
+
+
+def test_the_hex_rules_the_view_publishes_are_the_ones_marks_obey():
+    from engine.burgundy.duchy import NEIGHBOURS, NUMBERS
+    from engine.burgundy.sheet import mark_error
+    from engine.burgundy.state import UNMARKED
+    from engine.burgundy.view import HEX_RULES
+
+    duchy = DUCHY_A
+    assert set(HEX_RULES) == set(COLOURS) == set(NUMBERS)
+    assert (
+        GAME.view(GAME.setup(1, GAME.validate_options(1, {}), Dice("rules")), None)["duchy"][
+            "hex_rules"
+        ]
+        == HEX_RULES
+    )
+    for colour, rule in HEX_RULES.items():
+        h = max(duchy.hexes_of(colour), key=lambda h: len(duchy.areas[duchy.area_of[h]]))
+        area = [o for o in duchy.areas[duchy.area_of[h]] if o != h]
+        values = [UNMARKED] * len(duchy.colours)
+        values[next(n for n in NEIGHBOURS[h] if duchy.colours[n] != colour)] = 6
+        if area:
+            values[area[0]] = 3
+        allowed = [v for v in range(1, 7) if mark_error(duchy, values, h, colour, v) is None]
+        expected = {
+            "range": list(range(rule["pips"][0], rule["pips"][1] + 1)) if rule["pips"] else [],
+            "neighbour": [6],
+            "same": [3],
+            "differ": [1, 2, 4, 5, 6],
+        }[rule["numbers"]]
+        assert area or rule["numbers"] not in ("same", "differ"), colour
+        assert allowed == expected, colour

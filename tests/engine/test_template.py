@@ -1,12 +1,15 @@
 """The package template of ``engine/CONTRACT.md``: every game folder holds the same modules
-for the same jobs, states store their phases as plain strings, and no module of ``engine/``
+for the same jobs, states store their phases as plain strings, ``check`` repeats none of the
+guards ``Game.apply`` applies, and no module of ``engine/``, ``service/`` or ``clients/``
 imports itself back through others (an import circle)."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import json
+import textwrap
 from enum import StrEnum
 from pathlib import Path
 
@@ -47,9 +50,9 @@ def top_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the engine modules it imports when it loads."""
-    modules = {module_name(p): p for p in ENGINE.rglob("*.py")}
+def import_graph(package: str = "engine") -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` (a top-level folder) it imports when it loads."""
+    modules = {module_name(p): p for p in (ENGINE.parent / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         targets: set[str] = set()
@@ -108,6 +111,13 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_module_of_the_engine_imports_itself_back():
     graph = import_graph()
     assert "engine.burgundy.view" in graph and "engine.contract" in graph["engine.burgundy.rules"]
+    assert cycles(graph) == []
+
+
+@pytest.mark.parametrize("package", ["service", "clients"])
+def test_no_module_of_the_service_or_the_clients_imports_itself_back(package):
+    graph = import_graph(package)
+    assert len(graph) > 10
     assert cycles(graph) == []
 
 
@@ -170,3 +180,22 @@ def test_the_service_and_the_clients_reach_a_game_only_through_the_registry():
             if any(n == f or n.startswith(f + ".") for n in names for f in folders):
                 offenders.append(str(path.relative_to(root)))
     assert offenders == []
+
+
+APPLY_GUARDS = {"game_over", "not_your_turn"}
+"""The refusals ``Game.apply`` makes before it calls ``check``."""
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+def test_check_repeats_none_of_the_guards_apply_applies(name):
+    source = textwrap.dedent(inspect.getsource(type(get_game(name)).check))
+    tree = ast.parse(source)
+    codes = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+    asked = {
+        n.func.attr
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    }
+    assert "validate_action" in asked, f"{name}.check validates the action first"
+    assert not codes & APPLY_GUARDS, f"{name}.check raises what apply already refuses"
+    assert not asked & {"is_over", "to_act"}, f"{name}.check asks again what apply asked"

@@ -984,6 +984,25 @@ export interface components {
                 area_points: {
                     [key: string]: number[];
                 };
+                /** @description per colour */
+                hex_rules: {
+                    [key: string]: {
+                        /**
+                         * @description what the hexes are
+                         * @enum {string}
+                         */
+                        land: "castle" | "city" | "mine" | "monastery" | "pasture" | "river";
+                        /**
+                         * @description range: only the pips below; same: a pasture's numbers are all equal; differ: a city's numbers all differ; neighbour: a castle needs its number already in a hex next to it
+                         * @enum {string}
+                         */
+                        numbers: "differ" | "neighbour" | "range" | "same";
+                        /** @description the pips allowed (range only) */
+                        pips: number[] | null;
+                        /** @description the bonus a completed area gives (green: its castle's square) */
+                        bonus: ("monk" | "silver" | "commodity" | "worker") | null;
+                    };
+                };
             };
             /** @description per seat */
             players: {
@@ -2580,6 +2599,8 @@ export interface components {
             roll: {
                 /** @description throws made */
                 rolls: number;
+                /** @description throws allowed a turn */
+                throws: number;
                 /** @description the six dice */
                 dice: {
                     /** @description position */
