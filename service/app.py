@@ -12,7 +12,7 @@ from flask import Flask, current_app
 from flask_smorest import Api as SmorestApi
 from werkzeug.exceptions import HTTPException
 
-from service import hardening, observe, ratelimit, redis_conn
+from service import connections, hardening, observe, ratelimit
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
 from service.errors import ServiceError
@@ -127,7 +127,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     if not app.testing:
         configure_logging()
-    redis_conn.init_app(app)
+    connections.init_app(app)
     ratelimit.init_app(app)
     observe.init_app(app)
     hardening.init_app(app)

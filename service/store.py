@@ -24,10 +24,13 @@ from typing import Any, Protocol, TypeVar, cast
 
 import redis
 from redis.client import NEVER_DECODE
+from redis.cluster import RedisCluster
 
 from engine import codec
 from service import archive as archives
-from service.errors import Conflict, Contention, KeyReused
+from service.errors import Conflict, Contention, KeyReused, NotReplicated
+from service.indexes import ShardedIndex
+from service.keys import Keys
 
 T = TypeVar("T")
 Pipeline = redis.client.Pipeline
@@ -247,6 +250,15 @@ ANSWER_GRACE = 300
 
 
 @dataclass(frozen=True)
+class Replicas:
+    """How many replicas a game write must reach before it is answered (``WAIT``), and how
+    long it waits for them (``DICEHALL_MIN_REPLICAS``, ``DICEHALL_REPLICA_TIMEOUT_MS``)."""
+
+    count: int = 0
+    timeout_ms: int = 1000
+
+
+@dataclass(frozen=True)
 class Retention:
     """How long games stay in Redis (seconds) and how long their lists may grow.
 
@@ -287,46 +299,41 @@ class GameStore:
     def __init__(
         self,
         client: redis.Redis,
-        prefix: str = "dh",
+        keys: Keys | None = None,
         retention: Retention | None = None,
         backoff: Backoff | None = None,
         on_retry: Callable[[], None] | None = None,
+        replicas: Replicas | None = None,
+        index_shards: int = 8,
     ) -> None:
         self.redis = client
-        self.prefix = prefix
+        self.keys = keys or Keys()
+        self.prefix = self.keys.prefix
         self.retention = retention or Retention()
         self.backoff = backoff or Backoff()
         self.on_retry = on_retry
+        self.replicas = replicas or Replicas()
         self.retries = 0
         """Compare-and-set retries made by this store (also reported through ``on_retry``)."""
+        self.listed = ShardedIndex(client, self.keys, "games", index_shards, self.retention.index)
+        """Public games, by creation time (listing)."""
+        self.live = ShardedIndex(client, self.keys, "live", index_shards)
+        """Games that are not over yet, by creation time: what the sweep reads.
+
+        A game enters it before its record is first written and leaves it when the sweep
+        finds it over or gone, so no crash between the two writes can hide a game from the
+        sweep."""
 
     # --- keys -----------------------------------------------------------------------------
     def key_for(self, game_id: str, part: str) -> str:
         """The key of one part of a game: ``<prefix>:{<game_id>}:<part>``."""
-        return f"{self.prefix}:{{{game_id}}}:{part}"
+        return self.keys.game(game_id, part)
 
     def idempotency_key(self, game_id: str, seat: int, key: str) -> str:
-        return self.key_for(game_id, f"idem:{seat}:{key}")
-
-    def bot_job_key(self, game_id: str, seat: int) -> str:
-        """The id of the last bot job enqueued for ``seat`` (see ``service.sweep``)."""
-        return self.key_for(game_id, f"botjob:{seat}")
+        return self.keys.idempotency(game_id, seat, key)
 
     def _times_keys(self, game_id: str, seats: int) -> list[str]:
-        return [self.key_for(game_id, f"times:{seat}") for seat in range(seats)]
-
-    @property
-    def index_key(self) -> str:
-        return f"{self.prefix}:games"
-
-    @property
-    def live_key(self) -> str:
-        """Games that are not over yet (a sorted set by creation time): what the sweep reads.
-
-        A game enters it before its record is first written and leaves it when the sweep finds
-        it over or gone, so no crash between the two writes can hide a game from the sweep.
-        """
-        return f"{self.prefix}:live"
+        return [self.keys.times(game_id, seat) for seat in range(seats)]
 
     # --- records --------------------------------------------------------------------------
     @staticmethod
@@ -416,7 +423,7 @@ class GameStore:
             pipe.execute_command(
                 "HMGET", self.key_for(game_id, "game"), *_FIELDS, **{NEVER_DECODE: True}
             )
-            pipe.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+            pipe.lindex(self.keys.times(game_id, seat), -1)
             values, last = pipe.execute()
         return self._from_fields(values), None if last is None else float(last)
 
@@ -490,14 +497,10 @@ class GameStore:
             return writes
 
         if record.status is not GameStatus.OVER:
-            self.redis.zadd(self.live_key, {record.id: record.created_at})
+            self.live.add({record.id: record.created_at})
         self.transact([key], lambda pipe: (decide(pipe), None))
-        if record.visibility != "public":
-            return
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self.index_key, {record.id: record.created_at})
-            pipe.zremrangebyrank(self.index_key, 0, -self.retention.index - 1)
-            pipe.execute()
+        if record.visibility == "public":
+            self.listed.add({record.id: record.created_at})
 
     def transact(
         self,
@@ -528,6 +531,8 @@ class GameStore:
                     if writes is not None:
                         writes(pipe)
                     self.commit(pipe)
+                    if writes is not None:
+                        self.replicate(keys[0])
                     return value
                 except redis.WatchError:
                     self.pause(attempt)
@@ -580,14 +585,64 @@ class GameStore:
                 except redis.exceptions.NoScriptError:
                     self.redis.script_load(GUARDED_COMMIT)
                     continue
-            return Committed(*reply)
+            committed = Committed(*reply)
+            if committed.status != "moved":  # written now, or an answer written before
+                self.replicate(keys[0])
+            return committed
         raise redis.exceptions.NoScriptError("the guarded commit script did not load")
 
+    def replicate(self, key: str) -> None:
+        """Wait until ``replicas.count`` replicas hold every write made so far on the node
+        that holds ``key``'s slot (nothing to do when the count is 0). Raises
+        :class:`NotReplicated` when fewer confirm within ``replicas.timeout_ms``: the write
+        stands, and a retry with the same ``Idempotency-Key`` answers once it is replicated.
+
+        ``WAIT`` counts the writes of its own connection, and the commit's connection is
+        back in the pool, so a marker in the same slot is written first on the connection
+        that waits: replication is in order, so a replica that has the marker has the
+        commit. One round trip (the marker and the ``WAIT`` in one pipeline)."""
+        if self.replicas.count <= 0:
+            return
+        marker = self.keys.beside(key, "synced")
+        for _ in range(2):
+            client = self._node_of(marker)
+            try:
+                with client.pipeline(transaction=False) as pipe:
+                    pipe.set(marker, "1", px=max(1000, 2 * self.replicas.timeout_ms))
+                    pipe.execute_command("WAIT", self.replicas.count, self.replicas.timeout_ms)
+                    reached = int(pipe.execute()[1])
+            except (redis.exceptions.MovedError, redis.exceptions.AskError):
+                self._refresh_slots()
+                continue
+            if reached >= self.replicas.count:
+                return
+            raise NotReplicated(reached, self.replicas.count)
+        raise NotReplicated(0, self.replicas.count)
+
+    def _node_of(self, key: str) -> redis.Redis:
+        """The client of the node that holds ``key`` (a cluster's node; else the client)."""
+        if isinstance(self.redis, RedisCluster):
+            node = self.redis.get_node_from_key(key)
+            return cast(redis.Redis, self.redis.get_redis_connection(node))
+        return self.redis
+
+    def _refresh_slots(self) -> None:
+        """Learn the cluster's slots again (after a MOVED: a failover or a resharding)."""
+        if isinstance(self.redis, RedisCluster):
+            self.redis.nodes_manager.initialize()
+
     def delete(self, pipe: Pipeline, game_id: str) -> None:
-        """Queue the removal of a game that never started (inside MULTI)."""
+        """Queue the removal of a game that never started (inside MULTI); it leaves the
+        listing after the commit (:meth:`unlist`)."""
         parts = ("game", "log", "events", "stats", "answers")
         pipe.delete(*(self.key_for(game_id, part) for part in parts))
-        pipe.zrem(self.index_key, game_id)
+
+    def unlist(self, game_id: str) -> None:
+        """Take a deleted game out of the listing and the live index (another slot than the
+        game's, so after its transaction; a miss is harmless: listing skips missing games,
+        the sweep drops gone ones from the live index)."""
+        self.listed.remove([game_id])
+        self.live.remove([game_id])
 
     # --- sibling games -----------------------------------------------------------------------
     def reveal_if_all_over(self, record: GameRecord) -> bool:
@@ -603,7 +658,9 @@ class GameStore:
             statuses = pipe.execute()
         if any(status != GameStatus.OVER.value for status in statuses):
             return False
-        with self.redis.pipeline() as pipe:
+        # one slot per game, so not one transaction: each write is idempotent, and a game
+        # missed by a crash is marked by the next sibling's end or the tournament's tick
+        with self.redis.pipeline(transaction=False) as pipe:
             for game_id in [record.id, *record.siblings]:
                 pipe.hset(self.key_for(game_id, "game"), "revealed", "1")
             self.commit(pipe)
@@ -642,7 +699,7 @@ class GameStore:
         of such keys lets compaction find them (both queued in the move's MULTI)."""
         stored = {"fingerprint": fingerprint(body), "answer": response}
         pipe.set(key, json.dumps(stored), ex=ttl)
-        answers = key.split("}", 1)[0] + "}:answers"
+        answers = self.keys.answers_beside(key)
         pipe.sadd(answers, key)
         pipe.expire(answers, max(ttl, self.retention.active))
 
@@ -650,7 +707,11 @@ class GameStore:
         """The answer kept under ``key``, or None. Raises KeyReused when it answered another
         body."""
         raw = client.get(key)
-        return None if raw is None else self.answer_of(key, raw, body)
+        if raw is None:
+            return None
+        answer = self.answer_of(key, raw, body)
+        self.replicate(key)  # an answer given out is a kept one (DICEHALL_MIN_REPLICAS)
+        return answer
 
     @staticmethod
     def answer_of(key: str, raw: str | bytes, body: Any) -> dict[str, Any]:
@@ -720,13 +781,13 @@ class GameStore:
             self.commit(pipe)
 
     def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
-        key = self.key_for(game_id, f"times:{seat}")
+        key = self.keys.times(game_id, seat)
         pipe.rpush(key, f"{seconds:.4f}")
         pipe.expire(key, self.retention.active)
 
     def last_time(self, game_id: str, seat: int) -> float | None:
         """The seat's decision time (s) for its latest decision, or None before its first."""
-        last = self.redis.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+        last = self.redis.lindex(self.keys.times(game_id, seat), -1)
         return None if last is None else float(last)
 
     def stats(self, game_id: str, seats: int) -> list[dict[str, Any]]:
@@ -804,15 +865,15 @@ class GameStore:
         return self.transact([game_key], decide)
 
     def game_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
-        return cast("list[str]", self.redis.zrevrange(self.index_key, offset, offset + limit - 1))
+        """Public games, newest first."""
+        return self.listed.newest(offset, limit)
 
     # --- games not over yet (for the sweep) -----------------------------------------------
     def live_ids(self) -> list[str]:
-        return cast("list[str]", self.redis.zrange(self.live_key, 0, -1))
+        return self.live.members()
 
     def drop_live(self, game_ids: Sequence[str]) -> None:
-        if game_ids:
-            self.redis.zrem(self.live_key, *game_ids)
+        self.live.remove(game_ids)
 
     def glance(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         """The records of ``game_ids`` without their states (``state`` is left empty): what the

@@ -3,7 +3,7 @@
 Every worker runs a :class:`Sweeper` thread. Once a second each one refreshes its own
 heartbeat key, and the one holding the sweep lock (a ``redis.lock.Lock`` with a 3 s timeout,
 so a killed holder is replaced within seconds) makes one pass over the games that are not
-over (``GameStore.live_key``). A pass needs nothing but Redis:
+over (``GameStore.live``, a sharded index). A pass needs nothing but Redis:
 
 - a human or external seat whose deadline has passed gets its fallback move at once (this
   is the only place deadlines fire, so they fire within a second or two of being due
@@ -35,9 +35,11 @@ import redis
 from redis.lock import Lock
 from rq.job import Job, JobStatus
 
+from service import connections
 from service.config import Settings
 from service.errors import ServiceError
 from service.games import GameService
+from service.keys import Keys
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
 
@@ -61,16 +63,16 @@ CHUNK = 500
 
 
 def heartbeat_key(prefix: str, worker_name: str) -> str:
-    return f"{prefix}:worker:{worker_name}:alive"
+    return Keys(prefix).worker_alive(worker_name)
 
 
 def stats_key(prefix: str) -> str:
-    return f"{prefix}:sweep:stats"
+    return Keys(prefix).sweep_stats
 
 
 def holder_key(prefix: str) -> str:
     """Who holds the sweep lock: ``<worker name> <pid>`` (for operators and tests)."""
-    return f"{prefix}:sweep:holder"
+    return Keys(prefix).sweep_holder
 
 
 @dataclass
@@ -92,7 +94,9 @@ class Sweep:
         self.store = service.store
         self.settings = settings
         self.queue = queue_for(settings)
-        self.jobs = RqJobs(self.queue, service.store)
+        self.jobs = RqJobs(self.queue, service.store.keys)
+        self.markers = connections.queue_str_client(settings)
+        """The bot job markers live beside the jobs, on the queue's Redis."""
 
     def run(
         self, now: float | None = None, keep_lock: Callable[[], object] | None = None
@@ -105,6 +109,7 @@ class Sweep:
         ids = self.store.live_ids()
         report.live = len(ids)
         gone: list[str] = []
+        listed: dict[str, float] = {}
         ended: set[str] = set()
         renewed = time.monotonic()
         for start in range(0, len(ids), CHUNK):
@@ -117,7 +122,10 @@ class Sweep:
                     gone.append(game_id)
                     if record is not None and record.tournament:
                         ended.add(record.tournament)
-                elif record.status is GameStatus.ACTIVE:
+                    continue
+                if record.visibility == "public":
+                    listed[game_id] = record.created_at
+                if record.status is GameStatus.ACTIVE:
                     try:
                         self._look_at(record, now, report)
                     except redis.RedisError:
@@ -126,6 +134,7 @@ class Sweep:
                         log.exception("sweep: game %s", game_id)
         for tournament_id in sorted(ended):  # its tick may have been lost with the follow-up
             self.jobs.tournament(tournament_id)
+        self.store.listed.add(listed)  # a listing lost with a crash after the game's commit
         self.store.drop_live(gone)
         report.dropped = len(gone)
         self._record(report, now)
@@ -134,9 +143,11 @@ class Sweep:
     def backfill(self) -> int:
         """Once per database: put the games that were not over before the live index existed
         into it. Returns how many."""
-        if not self.store.redis.set(f"{self.store.live_key}:filled", "1", nx=True):
+        keys = self.store.keys
+        if not self.store.redis.set(keys.live_filled, "1", nx=True):
             return 0
-        ids = cast("list[str]", self.store.redis.zrange(self.store.index_key, 0, -1))
+        legacy = cast("list[str]", self.store.redis.zrange(keys.legacy_index("games"), 0, -1))
+        ids = legacy + self.store.listed.members()
         found: dict[str, float] = {}
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
@@ -144,7 +155,7 @@ class Sweep:
                 if record is not None and record.status is not GameStatus.OVER:
                     found[game_id] = record.created_at
         if found:
-            self.store.redis.zadd(self.store.live_key, found)
+            self.store.live.add(found)
         return len(found)
 
     def _look_at(self, record: GameRecord, now: float, report: PassReport) -> None:
@@ -174,8 +185,8 @@ class Sweep:
 
     def _replay_allowed(self, record: GameRecord, seat: int) -> bool:
         """Count one more job for this decision; False once it has had ``MAX_REPLAYS``."""
-        key = self.store.key_for(record.id, f"replays:{seat}")
-        with self.store.redis.pipeline() as pipe:
+        key = self.store.keys.replays(record.id, seat)
+        with self.store.redis.pipeline(transaction=False) as pipe:
             pipe.hincrby(key, str(record.version), 1)
             pipe.expire(key, REPLAYS_TTL)
             made = pipe.execute()[0]
@@ -190,7 +201,7 @@ class Sweep:
         return made <= MAX_REPLAYS
 
     def _job_pending(self, game_id: str, seat: int) -> bool:
-        job_id = cast("str | None", self.store.redis.get(self.store.bot_job_key(game_id, seat)))
+        job_id = cast("str | None", self.markers.get(self.store.keys.bot_job(game_id, seat)))
         if job_id is None:
             return False
         job = Job.fetch_many([job_id], connection=self.queue.connection)[0]
@@ -229,7 +240,7 @@ class Sweeper(threading.Thread):
         service = game_service(self.settings)
         client = service.store.redis
         prefix = service.store.prefix
-        lock = Lock(client, f"{prefix}:sweep:lock", timeout=LOCK_TIMEOUT, blocking=False)
+        lock = Lock(client, service.store.keys.sweep_lock, timeout=LOCK_TIMEOUT, blocking=False)
         sweep = Sweep(service, self.settings)
         backoff = INTERVAL
         filled = False

@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from openskill.models import PlackettLuce
 from redis.exceptions import LockNotOwnedError
@@ -49,6 +49,7 @@ from service.errors import (
     UnknownBot,
 )
 from service.games import GameService, lookup_game
+from service.indexes import ShardedIndex
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameStatus
 
@@ -178,8 +179,13 @@ class TournamentRunner:
         self.redis = self.service.store.redis
         self.prefix = settings.key_prefix
 
+        self.index = ShardedIndex(
+            self.redis, self.service.store.keys, "tournaments", settings.index_shards, INDEX_SIZE
+        )
+        """Tournaments by creation time (listing), sharded like the games' index."""
+
     def _key(self, tid: str, part: str = "") -> str:
-        return f"{self.prefix}:tournament:{{{tid}}}" + (f":{part}" if part else "")
+        return self.service.store.keys.tournament(tid, part)
 
     # --- storage --------------------------------------------------------------------------
     def load(self, tid: str) -> Tournament:
@@ -190,8 +196,7 @@ class TournamentRunner:
 
     def recent(self, offset: int, limit: int) -> list[Tournament]:
         """Tournaments, newest first."""
-        newest = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
-        ids = cast("list[str]", newest)
+        ids = self.index.newest(offset, limit)
         found = [self.redis.get(self._key(tid)) for tid in ids]
         return [Tournament.from_json(json.loads(raw)) for raw in found if raw is not None]
 
@@ -249,12 +254,10 @@ class TournamentRunner:
         )
         if t.format == "mirrored":
             t.games = math.ceil(t.games / seats) * seats
+        # three slots (the record, its index shard, the queue): no transaction, as before
+        # (stored, listed, then ticked); every write is idempotent
         self.save(t)
-        index = f"{self.prefix}:tournaments"
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(index, {t.id: t.created_at})
-            pipe.zremrangebyrank(index, 0, -INDEX_SIZE - 1)
-            pipe.execute()
+        self.index.add({t.id: t.created_at})
         jobs = RqJobs(queue_for(self.settings))
         jobs.tournament(t.id)
         jobs.tournament_later(t.id, TICK_SECONDS)

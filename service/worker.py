@@ -1,8 +1,10 @@
 """The rq worker that plays bot seats: ``python -m service.worker [--burst] [--fork]``.
 
-The worker outlives Redis blips: rq's loop quits on some Redis errors ("found an unhandled
-exception, quitting"), so :func:`run` starts a new worker after a backoff (1 s doubling to
-30 s) until it is asked to stop. SIGTERM or Ctrl-C is rq's warm shutdown: the job in hand
+The worker outlives Redis blips and failovers: rq's loop quits on some Redis errors ("found
+an unhandled exception, quitting"; a ``ReadOnlyError`` from a demoted primary; a lost
+connection), so :func:`run` starts a new worker after a backoff (1 s doubling to 30 s) until
+it is asked to stop; a Sentinel URL's client finds the promoted primary on reconnecting.
+SIGTERM or Ctrl-C is rq's warm shutdown: the job in hand
 finishes, then the process exits. Every worker also runs the sweep thread
 (``service.sweep``) that keeps every game moving and fires deadlines.
 """
@@ -93,7 +95,8 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run a worker on the dicehall queue of ``REDIS_URL`` until stopped (or empty, --burst).
+    """Run a worker on the dicehall queue (``DICEHALL_QUEUE_URL``, else ``REDIS_URL``) until
+    stopped (or empty, --burst).
 
     Bot jobs are short and CPU-bound, so by default the worker runs them in its own process
     (rq's SimpleWorker) instead of forking a work horse per job.

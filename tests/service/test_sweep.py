@@ -151,7 +151,7 @@ def test_backfill_indexes_the_games_of_a_database_older_than_the_index(
 ) -> None:
     service = game_service(settings)
     ids = {bot_game(settings) for _ in range(2)}
-    redis_client.delete(service.store.live_key, f"{service.store.live_key}:filled")
+    redis_client.delete(*service.store.live.keys, service.store.keys.live_filled)
     sweep = Sweep(service, settings)
     assert sweep.backfill() == 2
     assert set(service.store.live_ids()) == ids
