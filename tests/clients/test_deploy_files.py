@@ -225,7 +225,8 @@ def test_kubernetes_redis_is_a_stateful_set_with_aof_and_maxmemory_below_its_lim
     assert 0 < memory_bytes(settings["maxmemory"]) < limit
 
 
-URL = re.compile(r"\b(redis[+\w]*)://[^\s`'\"]+")
+URL = re.compile(r"\b(redis[+\w]*)://[\w:@\[][^\s`'\"]*")
+"""A Redis URL with a host (not a placeholder like ``redis+cluster://...``)."""
 
 
 def test_every_redis_url_the_deploy_files_suggest_has_a_scheme_dicehall_reads() -> None:
@@ -233,3 +234,73 @@ def test_every_redis_url_the_deploy_files_suggest_has_a_scheme_dicehall_reads() 
     schemes = {match.group(1) for text in texts for match in URL.finditer(text)}
     assert schemes <= {"redis", "redis+cluster", "redis+sentinel"}, schemes
     assert "redis+cluster" in schemes and "redis+sentinel" in schemes
+
+
+DEPLOY_DOC = DEPLOY.parent / "docs" / "DEPLOY.md"
+
+
+def deploy_doc_commands() -> list[list[str]]:
+    """The docker and kubectl commands of docs/DEPLOY.md's blocks (run where Docker or a
+    cluster is; here their files and names are checked)."""
+    from tests.docs.doctest_blocks import blocks, shell_commands
+
+    commands = []
+    for block in blocks("docs/DEPLOY.md"):
+        if block.kind == "tested-by":
+            assert block.argument == "tests/clients/test_deploy_files.py"
+            commands += [shlex.split(line) for line in shell_commands(block.body)]
+    return commands
+
+
+def option(words: list[str], name: str) -> list[str]:
+    return [words[i + 1] for i, word in enumerate(words[:-1]) if word == name]
+
+
+def test_deploy_doc_docker_commands_name_files_and_services_that_exist() -> None:
+    commands = [w for w in deploy_doc_commands() if w[0] == "docker"]
+    assert any("compose" in w for w in commands) and any("build" in w for w in commands)
+    for words in commands:
+        for path in option(words, "-f"):
+            assert (DEPLOY.parent / path).is_file(), words
+        if "compose" in words:
+            (path,) = option(words, "-f")
+            services = yaml.safe_load((DEPLOY.parent / path).read_text())["services"]
+            scaled = [s.split("=")[0] for s in option(words, "--scale")]
+            assert scaled and set(scaled) <= set(services), words
+            assert all("ports" not in services[name] for name in scaled), words
+
+
+def test_deploy_doc_kubectl_commands_name_the_manifests_namespace_and_deployments() -> None:
+    commands = [w for w in deploy_doc_commands() if w[0] == "kubectl"]
+    kustomization = yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())
+    deployments = {d["metadata"]["name"] for d in k8s_documents() if d["kind"] == "Deployment"}
+    assert commands
+    for words in commands:
+        for directory in option(words, "-k"):
+            assert (DEPLOY.parent / directory / "kustomization.yaml").is_file(), words
+        for namespace in option(words, "-n"):
+            assert namespace == kustomization["namespace"], words
+        for target in (w for w in words if w.startswith("deployment/")):
+            assert target.removeprefix("deployment/") in deployments, words
+        if "scale" in words:
+            assert [w for w in words if w.startswith("--replicas=")], words
+
+
+def test_every_redis_url_in_the_deploy_doc_and_manifests_parses() -> None:
+    from service.connections import parse
+
+    texts = [DEPLOY_DOC.read_text()] + [
+        p.read_text() for p in sorted(DEPLOY.rglob("*")) if p.is_file()
+    ]
+    urls = {match.group(0) for text in texts for match in URL.finditer(text)}
+    kinds = {parse(url.rstrip(".,;)|")).kind for url in urls}
+    assert kinds == {"single", "cluster", "sentinel"}, urls
+
+
+def test_every_setting_the_deploy_doc_names_is_read_by_the_service() -> None:
+    named = set(re.findall(r"^\| `([A-Z_]+)`", DEPLOY_DOC.read_text(), re.M))
+    named |= set(re.findall(r"^\| `[A-Z_]+`, `([A-Z_]+)`", DEPLOY_DOC.read_text(), re.M))
+    read = "".join(p.read_text() for p in (DEPLOY.parent / "service").rglob("*.py"))
+    read += (DEPLOY / "gunicorn.conf.py").read_text()
+    assert len(named) >= 8
+    assert {name for name in named if f'"{name}"' not in read} == set()
