@@ -67,6 +67,7 @@ class Node:
     workdir: Path
     proc: subprocess.Popen[bytes]
     role: str
+    command: list[str] = field(default_factory=list)
 
     @property
     def address(self) -> str:
@@ -84,6 +85,15 @@ class Node:
     @property
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def restart(self) -> None:
+        """Start the same server again (same port, directory and arguments): a crashed
+        machine coming back, answering PING when this returns."""
+        assert not self.alive, f"{self.role} {self.port} is still running"
+        self.proc = subprocess.Popen(
+            self.command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
+        wait_redis(self.client(), SETUP_TIMEOUT, f"{self.role} on {self.port} again")
 
     def log(self) -> str:
         path = self.workdir / "redis.log"
@@ -107,14 +117,13 @@ class Servers:
             "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
             "--logfile", str(workdir / "redis.log"), "--save", "",
         ]  # fmt: skip
-        proc = subprocess.Popen(
+        command = (
             [redis_server_binary(), *args[:1], *common, *args[1:]]
             if args and not args[0].startswith("--")
-            else [redis_server_binary(), *common, *args],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.STDOUT,
+            else [redis_server_binary(), *common, *args]
         )
-        node = Node(port, workdir, proc, role)
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        node = Node(port, workdir, proc, role, command)
         self.nodes.append(node)
         wait_redis(node.client(), SETUP_TIMEOUT, f"{role} on {port}")
         return node
@@ -200,6 +209,16 @@ class Cluster:
 
         wait_until(promoted, timeout, f"replica {replica.port} to take over", ignore=STARTING)
         return replica
+
+    def rejoin(self, node: Node, timeout: float = SETUP_TIMEOUT) -> None:
+        """Restart a killed node (its nodes.conf kept): it comes back as a replica of the
+        master that took its slots; waits until it is in sync."""
+        node.restart()
+
+        def replicating() -> bool:
+            return node.client().execute_command("ROLE")[0] == "slave" and _in_sync(node)
+
+        wait_until(replicating, timeout, f"node {node.port} to rejoin as a replica", STARTING)
 
     def master_of(self, key: str) -> Node:
         """The master (at setup) serving ``key``'s slot."""
@@ -304,6 +323,17 @@ class Sentinel:
 
         wait_until(promoted, timeout, "the sentinels to promote the replica", ignore=STARTING)
         return self.replica
+
+    def rejoin(self, timeout: float = SETUP_TIMEOUT) -> None:
+        """Restart the killed primary: the sentinels make it a replica of the new one;
+        waits until it is in sync."""
+        self.primary.restart()
+
+        def replicating() -> bool:
+            role = self.primary.client().execute_command("ROLE")[0]
+            return role == "slave" and _in_sync(self.primary)
+
+        wait_until(replicating, timeout, "the old primary to rejoin as a replica", STARTING)
 
 
 def _sentinel_conf(workdir: Path, primary: Node) -> Path:

@@ -7,6 +7,10 @@ feed (``dicehall bot run``), a tournament and a game played by its deadlines.
 * On Sentinel (one primary, one replica, three sentinels), game state and queues both:
   ``kill -9`` of the primary; the sentinels promote the replica.
 
+The killed server is then started again (a crashed machine coming back) and rejoins as a
+replica: until it has, the promoted one has no replica, and writes are answered
+``503 not_replicated`` (made, kept, answered on retry once replicated).
+
 Either way every game finishes and verifies, the workers stay up, and with
 ``DICEHALL_MIN_REPLICAS=1`` every move a client was acknowledged is in its game's log.
 """
@@ -34,6 +38,7 @@ def test_a_cluster_master_killed_mid_run_loses_no_acknowledged_move(tmp_path: Pa
             victim = built.master_of("{" + load.humans[0].game_id + "}")
             victim.kill9()
             built.wait_promoted(victim)
+            built.rejoin(victim)  # back as a replica: MIN_REPLICAS=1 can be met again
             outcome = load.check()
             print(f"cluster, master {victim.port} killed: {outcome.line()}")
             assert running.workers_alive(), (tmp_path / "worker-0.log").read_text()[-3000:]

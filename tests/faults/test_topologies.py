@@ -44,6 +44,8 @@ def test_a_cluster_master_killed_hands_its_slots_and_confirmed_writes_to_its_rep
             ignore=(*STARTING, redis.exceptions.ClusterError),
         )
         assert missing == ["none"], built.servers.logs()
+        built.rejoin(victim)
+        assert _write_confirmed(fresh, keys[0] + "-again")
 
 
 @pytest.mark.fault
@@ -61,3 +63,5 @@ def test_sentinels_promote_the_replica_with_every_confirmed_write() -> None:
         )
         assert values == keys, built.servers.logs()
         primary.set("after", "failover")  # writable
+        built.rejoin()
+        assert _write_confirmed(primary, "after-rejoin")
