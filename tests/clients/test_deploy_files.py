@@ -1,8 +1,11 @@
 """deploy/ runs the same processes as ``dicehall up``: one API command, one worker command,
-one REDIS_URL, in the Procfile, supervisor, docker-compose and Kubernetes alike."""
+one REDIS_URL, in the Procfile, supervisor, docker-compose and Kubernetes alike; and its
+shape scales: the API and workers without fixed host ports or single replicas, Redis with
+persistence, ``maxmemory`` and no eviction (issue 14)."""
 
 from __future__ import annotations
 
+import re
 import runpy
 import shlex
 from pathlib import Path
@@ -26,11 +29,16 @@ def k8s_documents() -> list[dict[str, Any]]:
     return docs
 
 
-def containers(kind_name: str) -> list[dict[str, Any]]:
+def workload(name: str) -> dict[str, Any]:
+    """The Deployment or StatefulSet called ``name``."""
     for doc in k8s_documents():
-        if doc["kind"] == "Deployment" and doc["metadata"]["name"] == kind_name:
-            return doc["spec"]["template"]["spec"]["containers"]
-    raise AssertionError(f"no Deployment {kind_name}")
+        if doc["kind"] in ("Deployment", "StatefulSet") and doc["metadata"]["name"] == name:
+            return doc
+    raise AssertionError(f"no Deployment or StatefulSet {name}")
+
+
+def containers(name: str) -> list[dict[str, Any]]:
+    return workload(name)["spec"]["template"]["spec"]["containers"]
 
 
 def test_up_starts_the_api_and_worker_commands_deploy_uses() -> None:
@@ -131,3 +139,97 @@ def test_gunicorn_config_reads_its_environment(
 def test_gunicorn_access_log_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DICEHALL_ACCESS_LOG", "")
     assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["accesslog"] is None
+
+
+def redis_settings(words: list[str]) -> dict[str, str]:
+    """``--name value`` pairs of a redis-server command line, or ``name value`` lines."""
+    pairs = {}
+    for index, word in enumerate(words[:-1]):
+        if word.startswith("--"):
+            pairs[word[2:]] = words[index + 1]
+    return pairs
+
+
+def memory_bytes(amount: str) -> int:
+    """``768mb`` (Redis) or ``1Gi`` (Kubernetes) in bytes."""
+    number, unit = re.fullmatch(r"(\d+)\s*([A-Za-z]*)", amount).groups()  # type: ignore[union-attr]
+    scale = {"": 1, "kb": 1000, "mb": 10**6, "gb": 10**9, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}
+    return int(number) * scale[unit]
+
+
+def test_compose_scales_the_api_behind_nginx_without_a_host_port() -> None:
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    # `--scale api=3` fails on a fixed host port: only the proxy publishes one
+    assert "ports" not in services["api"]
+    assert services["api"]["expose"] == ["8000"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert [p.split(":")[-1] for p in proxy["ports"]] == ["80"]
+    (mount,) = proxy["volumes"]
+    source = mount.split(":")[0]
+    nginx = (DEPLOY / source).read_text()
+    # a variable upstream re-resolved through Docker's DNS sees every api container
+    assert "resolver 127.0.0.11" in nginx
+    assert re.search(r"set \$api http://api:8000;", nginx)
+    assert "proxy_pass $api;" in nginx
+    assert "proxy_buffering off;" in nginx  # SSE feeds and long-polls pass through at once
+    assert services["worker"]["deploy"]["replicas"] >= 2
+
+
+def test_compose_redis_persists_and_refuses_writes_when_full() -> None:
+    redis = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]["redis"]
+    settings = redis_settings(redis["command"])
+    assert settings["appendonly"] == "yes"
+    assert memory_bytes(settings["maxmemory"]) > 0
+    assert settings["maxmemory-policy"] == "noeviction"
+    assert any(v.endswith(":/data") for v in redis["volumes"])
+
+
+def test_kubernetes_api_and_workers_are_scalable_deployments() -> None:
+    for name in ("dicehall-api", "dicehall-worker"):
+        deployment = workload(name)
+        assert deployment["kind"] == "Deployment"
+        assert deployment["spec"]["replicas"] >= 2
+        (container,) = containers(name)
+        assert "hostPort" not in str(container.get("ports", []))
+    (api,) = containers("dicehall-api")
+    assert api["readinessProbe"]["httpGet"]["path"] == "/v1/health/ready"
+
+
+def test_kubernetes_redis_is_a_stateful_set_with_aof_and_maxmemory_below_its_limit() -> None:
+    redis = workload("dicehall-redis")
+    assert redis["kind"] == "StatefulSet"
+    (claim,) = redis["spec"]["volumeClaimTemplates"]
+    (container,) = containers("dicehall-redis")
+    assert {"name": claim["metadata"]["name"], "mountPath": "/data"} in container["volumeMounts"]
+    assert container["readinessProbe"]
+    config = next(
+        d
+        for d in k8s_documents()
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "dicehall-redis-config"
+    )
+    conf_path = container["args"][1]
+    mount = next(m for m in container["volumeMounts"] if conf_path.startswith(m["mountPath"]))
+    volume = next(
+        v for v in redis["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"]
+    )
+    assert volume["configMap"]["name"] == "dicehall-redis-config"
+    lines = config["data"][Path(conf_path).name].splitlines()
+    settings = dict(
+        line.split(None, 1) for line in lines if line.strip() and not line.startswith("#")
+    )
+    assert settings["appendonly"] == "yes"
+    assert settings["dir"] == "/data"
+    assert settings["maxmemory-policy"] == "noeviction"
+    limit = memory_bytes(container["resources"]["limits"]["memory"])
+    assert 0 < memory_bytes(settings["maxmemory"]) < limit
+
+
+URL = re.compile(r"\b(redis[+\w]*)://[^\s`'\"]+")
+
+
+def test_every_redis_url_the_deploy_files_suggest_has_a_scheme_dicehall_reads() -> None:
+    texts = [p.read_text() for p in sorted(DEPLOY.rglob("*")) if p.is_file()]
+    schemes = {match.group(1) for text in texts for match in URL.finditer(text)}
+    assert schemes <= {"redis", "redis+cluster", "redis+sentinel"}, schemes
+    assert "redis+cluster" in schemes and "redis+sentinel" in schemes
