@@ -111,4 +111,5 @@ def test_the_sweep_enqueues_a_bot_job_lost_between_the_commit_and_the_enqueue(se
     report = Sweep(service, settings).run(now=time.time() + BOT_GRACE + 1)
     assert sorted(seat for game_id, seat in report.enqueued if game_id == record.id) == [0, 1]
     work(settings)
-    assert service.store.load(record.id).status.value == "over"
+    finished = service.store.load(record.id)
+    assert finished is not None and finished.status.value == "over"
