@@ -6,7 +6,6 @@ import http
 import logging
 from typing import Any
 
-import redis
 from apispec import APISpec
 from flask import Flask, current_app
 from flask_smorest import Api as SmorestApi
@@ -90,7 +89,7 @@ def _flatten_locations(errors: Any) -> Any:
     return errors
 
 
-def _redis_failed(error: redis.RedisError) -> Any:
+def _redis_failed(error: Exception) -> Any:
     log.error("redis failed: %r", error)
     return problem_response(
         Problem(
@@ -138,7 +137,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.register_error_handler(Problem, problem_response)
     app.register_error_handler(ServiceError, problem_response)
-    app.register_error_handler(redis.RedisError, _redis_failed)
+    for failure in connections.REDIS_FAILURES:
+        app.register_error_handler(failure, _redis_failed)
 
     from service import components
     from service.api import (

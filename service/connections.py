@@ -25,6 +25,7 @@ from urllib.parse import unquote, urlsplit
 import redis
 from flask import Flask, current_app, g
 from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import RedisClusterException
 from redis.sentinel import Sentinel
 
 from service.config import Settings
@@ -35,6 +36,11 @@ MAX_CONNECTIONS = 4096
 """Each waiting long-poll or SSE stream holds a connection for its blocking read."""
 CLUSTER = "redis+cluster"
 SENTINEL = "redis+sentinel"
+
+
+REDIS_FAILURES: tuple[type[Exception], ...] = (redis.RedisError, RedisClusterException)
+"""What a failing Redis raises: redis-py's errors, and the cluster client's own (no node
+reachable, a slot not covered while a failover runs), which are not ``RedisError``."""
 
 
 class QueueOnCluster(ValueError):

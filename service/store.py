@@ -516,7 +516,7 @@ class GameStore:
         torn read (a key read before a concurrent commit, the record after it). Retries back
         off with jitter; after ``backoff.attempts`` it raises :class:`Contention`.
         """
-        with self.redis.pipeline() as pipe:
+        with self.redis.pipeline(transaction=True) as pipe:
             for attempt in range(self.backoff.attempts):
                 try:
                     pipe.watch(*keys)
@@ -567,29 +567,43 @@ class GameStore:
         """Run ``writes`` (queued on a pipeline, as for :meth:`transact`) atomically, in one
         round trip, if the game is still at ``version`` and the idempotency key
         ``answered`` (if given) holds no answer yet: a script checks both, then runs the
-        writes (every key they touch is the game's, so one hash slot)."""
-        recorder = self.redis.pipeline(transaction=False)
+        writes (every key they touch is the game's, so one hash slot). With
+        ``replicas.count`` > 0 a ``WAIT`` rides in the same round trip; fewer replicas
+        raise :class:`NotReplicated` (the write stands)."""
+        game_key = self.key_for(game_id, "game")
+        recorder = self._node_of(game_key).pipeline(transaction=False)  # never sent
         writes(recorder)
-        keys = [self.key_for(game_id, "game")] + ([answered] if answered else [])
+        keys = [game_key] + ([answered] if answered else [])
         argv: list[Any] = [version, "1" if answered else "0"]
         for args, _options in recorder.command_stack:
             argv += [len(args), *args]
             if args[1] not in keys:
                 keys.append(args[1])
         recorder.reset()
-        for _ in range(2):
-            with self.redis.pipeline(transaction=False) as pipe:
+        wanted = self.replicas.count
+        for _ in range(3):
+            # the node's own client: a cluster pipeline refuses scripts, and the WAIT must
+            # go on the connection that wrote (it counts that connection's writes)
+            node = self._node_of(game_key)
+            with node.pipeline(transaction=False) as pipe:
                 pipe.evalsha(GUARDED_SHA, len(keys), *keys, *argv)
+                if wanted > 0:
+                    pipe.execute_command("WAIT", wanted, self.replicas.timeout_ms)
                 try:
-                    reply = self.commit(pipe)[0]
+                    replies = self.commit(pipe)
                 except redis.exceptions.NoScriptError:
-                    self.redis.script_load(GUARDED_COMMIT)
+                    node.script_load(GUARDED_COMMIT)
                     continue
-            committed = Committed(*reply)
-            if committed.status != "moved":  # written now, or an answer written before
-                self.replicate(keys[0])
+                except (redis.exceptions.MovedError, redis.exceptions.AskError):
+                    self._refresh_slots()  # not run: the slot is served elsewhere now
+                    continue
+            committed = Committed(*replies[0])
+            if committed.status == "done" and wanted > 0 and int(replies[1]) < wanted:
+                raise NotReplicated(int(replies[1]), wanted)
+            if committed.status == "answered":  # written before, maybe not yet replicated
+                self.replicate(game_key)
             return committed
-        raise redis.exceptions.NoScriptError("the guarded commit script did not load")
+        raise redis.exceptions.NoScriptError("the guarded commit did not run on its node")
 
     def replicate(self, key: str) -> None:
         """Wait until ``replicas.count`` replicas hold every write made so far on the node
@@ -794,7 +808,7 @@ class GameStore:
         """Per seat: illegal actions attempted, deadlines missed, decision times (s)."""
         archive = self._archive(game_id)
         if archive is None:
-            with self.redis.pipeline() as pipe:
+            with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hgetall(self.key_for(game_id, "stats"))
                 for key in self._times_keys(game_id, seats):
                     pipe.lrange(key, 0, -1)

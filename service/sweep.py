@@ -128,7 +128,7 @@ class Sweep:
                 if record.status is GameStatus.ACTIVE:
                     try:
                         self._look_at(record, now, report)
-                    except redis.RedisError:
+                    except connections.REDIS_FAILURES:
                         raise
                     except Exception:  # one broken game must not stop the others
                         log.exception("sweep: game %s", game_id)
@@ -258,7 +258,7 @@ class Sweeper(threading.Thread):
                 held = lock.owned() and lock.reacquire()
             except redis.exceptions.LockError:
                 held = False
-            except redis.RedisError as exc:
+            except connections.REDIS_FAILURES as exc:
                 backoff = min(backoff * 2, 10.0)
                 log.warning("sweeper: Redis unavailable (%s); retrying in %.0f s", exc, backoff)
                 continue
@@ -280,7 +280,7 @@ class Sweeper(threading.Thread):
                             len(report.enqueued),
                             len(report.fallbacks),
                         )
-            except redis.RedisError as exc:
+            except connections.REDIS_FAILURES as exc:
                 log.warning("sweep failed (%s); next pass in %.0f s", exc, INTERVAL)
             except Exception:
                 log.exception("sweep failed; next pass in %.0f s", INTERVAL)

@@ -18,10 +18,10 @@ import threading
 import time
 from types import FrameType
 
-import redis
 from rq import SimpleWorker, Worker
 
 from service.config import Settings
+from service.connections import REDIS_FAILURES
 from service.logs import configure_logging
 from service.runtime import queue_for
 from service.sweep import Sweeper
@@ -69,7 +69,7 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
         try:
             # rq's Worker() talks to Redis (CLIENT SETNAME): Redis may still be down here
             worker = worker_class([queue], connection=queue.connection)
-        except redis.RedisError as exc:
+        except REDIS_FAILURES as exc:
             log.warning("worker: Redis failed at start: %s; retrying in %.0f s", exc, backoff)
         else:
             current[0] = worker.name
@@ -77,7 +77,7 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
                 sweeper.start()
             try:
                 worker.work(burst=burst, with_scheduler=True)
-            except redis.RedisError as exc:
+            except REDIS_FAILURES as exc:
                 log.warning("worker %s: Redis failed: %s", worker.name, exc)
             if worker.stop_asked or burst:
                 break

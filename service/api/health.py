@@ -11,6 +11,7 @@ import redis
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from redis.exceptions import RedisClusterException
 
 from service import connections
 from service.api import NO_TOKEN, operation, problems
@@ -26,7 +27,7 @@ PROBE_TTL = 10
 """Seconds the readiness probe's test write lives."""
 
 
-def _unreachable(exc: redis.RedisError, which: str = "") -> Problem:
+def _unreachable(exc: Exception, which: str = "") -> Problem:
     return Problem(
         503,
         "redis_unavailable",
@@ -46,7 +47,7 @@ class Health(MethodView):
         """Report whether the API is up and reaches Redis"""
         try:
             get_redis().ping()
-        except redis.RedisError as exc:
+        except connections.REDIS_FAILURES as exc:
             raise _unreachable(exc) from None
         return {"status": "ok", "redis": "ok"}
 
@@ -86,7 +87,7 @@ def _probe(client: redis.Redis, key: str, which: str) -> None:
     Redis refuses it). Raises the 503 problem that says which Redis failed."""
     try:
         client.set(key, "1", ex=PROBE_TTL)
-    except (redis.ConnectionError, redis.TimeoutError) as exc:
+    except (redis.ConnectionError, redis.TimeoutError, RedisClusterException) as exc:
         raise _unreachable(exc, which) from None
     except redis.RedisError as exc:  # read-only replica, MOVED, out of memory...
         raise Problem(

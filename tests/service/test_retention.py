@@ -35,8 +35,8 @@ SHARDS = Settings().index_shards
 BOUNDED_INDEXES = {
     KEYS.index_shard(name, shard) for name in ("games", "tournaments") for shard in range(SHARDS)
 }
-"""Sorted sets (the shards of the listings) without a TTL, trimmed to their newest 10,000
-members together (docs/API.md)."""
+"""Sorted sets (the shards of the listings) without a TTL, each trimmed to its share of the
+newest 10,000 (docs/API.md)."""
 LIVE_SHARDS = {KEYS.index_shard("live", shard) for shard in range(SHARDS)}
 LIVE_INDEX = LIVE_SHARDS | {KEYS.live_filled}
 """The sweep's sorted set of games not over, sharded (and its once-per-database backfill

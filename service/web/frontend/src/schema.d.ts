@@ -5514,7 +5514,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description contention */
+            /** @description contention / not_replicated */
             503: {
                 headers: {
                     [name: string]: unknown;
