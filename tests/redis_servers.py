@@ -86,12 +86,12 @@ class Node:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def restart(self) -> None:
-        """Start the same server again (same port, directory and arguments): a crashed
-        machine coming back, answering PING when this returns."""
+    def restart(self, *extra: str) -> None:
+        """Start the same server again (same port, directory and arguments, ``extra``
+        added): a crashed machine coming back, answering PING when this returns."""
         assert not self.alive, f"{self.role} {self.port} is still running"
         self.proc = subprocess.Popen(
-            self.command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+            [*self.command, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
         )
         wait_redis(self.client(), SETUP_TIMEOUT, f"{self.role} on {self.port} again")
 
@@ -132,6 +132,19 @@ class Servers:
         for node in self.nodes:
             with contextlib.suppress(OSError):
                 node.kill9()
+
+    def roles(self) -> str:
+        """Every node's ROLE (or that it is down), for a failing test's message."""
+        lines = []
+        for node in self.nodes:
+            try:
+                role = (
+                    node.client(socket_timeout=2).execute_command("ROLE") if node.alive else "down"
+                )
+            except Exception as exc:  # a node in trouble is what the message is for
+                role = repr(exc)
+            lines.append(f"{node.role} {node.port}: {role}")
+        return "\n".join(lines)
 
     def logs(self, tail: int = 20) -> str:
         """The last lines of every node's log, for a failing test's message."""
@@ -325,9 +338,10 @@ class Sentinel:
         return self.replica
 
     def rejoin(self, timeout: float = SETUP_TIMEOUT) -> None:
-        """Restart the killed primary: the sentinels make it a replica of the new one;
-        waits until it is in sync."""
-        self.primary.restart()
+        """Restart the killed primary as a replica of the new one (as its machine's
+        configuration would, once the sentinels had rewritten it; they would also turn it
+        into one themselves, some seconds later); waits until it is in sync."""
+        self.primary.restart("--replicaof", "127.0.0.1", str(self.current_primary()))
 
         def replicating() -> bool:
             role = self.primary.client().execute_command("ROLE")[0]

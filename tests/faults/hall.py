@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,14 +165,15 @@ class Load:
             lines += [f"--- {log.name}", *tail]
         return "\n".join(lines)
 
-    def check(self, timeout: float = 240) -> Outcome:
-        """Wait for every game, the bot and the tournament to finish; what came of it."""
+    def check(self, timeout: float = 240, describe: Callable[[], str] = str) -> Outcome:
+        """Wait for every game, the bot and the tournament to finish; what came of it.
+        ``describe`` tells the topology's state for a failure's message."""
         base = self.hall.bases[0]
         try:
             finish(self.humans, timeout)
             self.bot.finish(timeout)
         except AssertionError as failed:
-            raise AssertionError(f"{failed}\n{self.state()}") from None
+            raise AssertionError(f"{failed}\n{self.state()}\n{describe()}") from None
         finally:
             self.bot.stop()
 
@@ -182,7 +183,7 @@ class Load:
 
         wait_until(tournament_done, timeout, f"tournament {self.tournament} to finish")
         games = call("GET", f"{base}/v1/tournaments/{self.tournament}/games").json()["games"]
-        all_ids = self.game_ids + [g["id"] for g in games]
+        all_ids = self.game_ids + [g["game_id"] for g in games]
 
         def not_over() -> list[str]:
             return [

@@ -39,7 +39,7 @@ def test_a_cluster_master_killed_mid_run_loses_no_acknowledged_move(tmp_path: Pa
             victim.kill9()
             built.wait_promoted(victim)
             built.rejoin(victim)  # back as a replica: MIN_REPLICAS=1 can be met again
-            outcome = load.check()
+            outcome = load.check(describe=built.servers.roles)
             print(f"cluster, master {victim.port} killed: {outcome.line()}")
             assert running.workers_alive(), (tmp_path / "worker-0.log").read_text()[-3000:]
     assert outcome.not_over == []
