@@ -39,6 +39,7 @@ from service import connections
 from service.config import Settings
 from service.errors import ServiceError
 from service.games import GameService
+from service.indexes import ShardedIndex
 from service.keys import Keys
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
@@ -95,6 +96,11 @@ class Sweep:
         self.settings = settings
         self.queue = queue_for(settings)
         self.jobs = RqJobs(self.queue, service.store.keys)
+        self.tournaments = ShardedIndex(
+            service.store.redis, service.store.keys, "tournaments", settings.index_shards
+        )
+        """The tournaments' listing (only to absorb its pre-sharding key; trimmed by
+        ``service.tournaments``)."""
         self.markers = connections.queue_str_client(settings)
         """The bot job markers live beside the jobs, on the queue's Redis."""
 
@@ -141,13 +147,17 @@ class Sweep:
         return report
 
     def backfill(self) -> int:
-        """Once per database: put the games that were not over before the live index existed
-        into it. Returns how many."""
+        """At a sweeper's start: move the indexes of a database older than their sharding
+        into their shards (``ShardedIndex.absorb``: nothing to do once done). Once per
+        database: put the games that were not over before the live index existed into it.
+        Returns how many."""
         keys = self.store.keys
+        self.store.listed.absorb(keys.legacy_index("games"))
+        self.store.live.absorb(keys.legacy_index("live"))
+        self.tournaments.absorb(keys.legacy_index("tournaments"))
         if not self.store.redis.set(keys.live_filled, "1", nx=True):
             return 0
-        legacy = cast("list[str]", self.store.redis.zrange(keys.legacy_index("games"), 0, -1))
-        ids = legacy + self.store.listed.members()
+        ids = self.store.listed.members()
         found: dict[str, float] = {}
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]

@@ -158,6 +158,21 @@ def test_backfill_indexes_the_games_of_a_database_older_than_the_index(
     assert sweep.backfill() == 0  # once per database
 
 
+def test_a_sweeper_moves_indexes_kept_on_one_key_into_their_shards(settings, redis_client) -> None:
+    service = game_service(settings)
+    keys = service.store.keys
+    redis_client.zadd(keys.legacy_index("games"), {"old-1": 1.0, "old-2": 2.0})
+    redis_client.zadd(keys.legacy_index("live"), {"old-2": 2.0})
+    redis_client.zadd(keys.legacy_index("tournaments"), {"t-old": 3.0})
+    sweep = Sweep(service, settings)
+    sweep.backfill()
+    assert service.store.game_ids() == ["old-2", "old-1"]
+    assert "old-2" in service.store.live_ids()
+    assert sweep.tournaments.members() == ["t-old"]
+    legacy = [keys.legacy_index(name) for name in ("games", "live", "tournaments")]
+    assert redis_client.exists(*legacy) == 0
+
+
 def test_sweep_gives_up_on_a_decision_whose_jobs_keep_failing(settings) -> None:
     service = game_service(settings)
     game_id = bot_game(settings)
