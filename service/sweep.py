@@ -39,10 +39,10 @@ from service import connections
 from service.config import Settings
 from service.errors import ServiceError
 from service.games import GameService
-from service.indexes import ShardedIndex
 from service.keys import Keys
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
+from service.tournaments import TICK_SECONDS, tournament_indexes
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,8 @@ MAX_REPLAYS = 10
 every time): the game then shows as stalled in ``/metrics`` and in the log."""
 REPLAYS_TTL = 24 * 3600
 CHUNK = 500
+REVIVE_AFTER = 10 * TICK_SECONDS
+"""A running tournament without a tick for this long gets one from the sweep."""
 
 
 def heartbeat_key(prefix: str, worker_name: str) -> str:
@@ -85,6 +87,7 @@ class PassReport:
     enqueued: list[tuple[str, int]] = field(default_factory=list)
     fallbacks: list[tuple[str, int]] = field(default_factory=list)
     dropped: int = 0
+    revived: list[str] = field(default_factory=list)
 
 
 class Sweep:
@@ -96,11 +99,7 @@ class Sweep:
         self.settings = settings
         self.queue = queue_for(settings)
         self.jobs = RqJobs(self.queue, service.store.keys)
-        self.tournaments = ShardedIndex(
-            service.store.redis, service.store.keys, "tournaments", settings.index_shards
-        )
-        """The tournaments' listing (only to absorb its pre-sharding key; trimmed by
-        ``service.tournaments``)."""
+        self.tournaments, self.running = tournament_indexes(service.store, settings)
         self.markers = connections.queue_str_client(settings)
         """The bot job markers live beside the jobs, on the queue's Redis."""
 
@@ -140,6 +139,7 @@ class Sweep:
                         log.exception("sweep: game %s", game_id)
         for tournament_id in sorted(ended):  # its tick may have been lost with the follow-up
             self.jobs.tournament(tournament_id)
+        self._revive_tournaments(now, report)
         self.store.listed.add(listed)  # a listing lost with a crash after the game's commit
         self.store.drop_live(gone)
         report.dropped = len(gone)
@@ -167,6 +167,31 @@ class Sweep:
         if found:
             self.store.live.add(found)
         return len(found)
+
+    def _revive_tournaments(self, now: float, report: PassReport) -> None:
+        """Tick every running tournament whose ticks stopped (a crash before its first one,
+        a scheduled tick lost with the queue's Redis) for ``REVIVE_AFTER`` seconds; at most
+        one such tick per tournament per ``REVIVE_AFTER``. A tournament gone (expired)
+        leaves the running index."""
+        running = self.running.scored()
+        if not running:
+            return
+        keys = self.store.keys
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for tid, _ in running:
+                pipe.exists(keys.tournament(tid))
+                pipe.get(keys.tournament(tid, "beat"))
+            replies = pipe.execute()
+        gone = []
+        for (tid, created), stored, beat in zip(running, replies[::2], replies[1::2], strict=True):
+            if not stored:
+                gone.append(tid)
+            elif now - float(beat or created) > REVIVE_AFTER and self.store.redis.set(
+                keys.tournament(tid, "revived"), "1", nx=True, ex=int(REVIVE_AFTER)
+            ):
+                self.jobs.tournament(tid)
+                report.revived.append(tid)
+        self.running.remove(gone)
 
     def _look_at(self, record: GameRecord, now: float, report: PassReport) -> None:
         for key, due in record.due.items():
