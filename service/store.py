@@ -3,8 +3,9 @@
 
 Every key of one game carries the hash tag ``{game_id}``, so every transaction and script
 touches one Redis Cluster slot; the indexes over games (listed, live) are sharded
-(``service.indexes``) and written outside those transactions. A game is one hash (``<prefix>:{id}:game``) holding its record, state, version and
-dice counter; its action log is a list and its event feed a stream beside it. Writes are
+(``service.indexes``) and written outside those transactions. A game is one hash
+(``<prefix>:{id}:game``) holding its record, state, version and dice counter; its action log
+is a list and its event feed a stream beside it. Writes are
 compare-and-set: :meth:`GameStore.transact` WATCHes the game (and any extra keys), lets the
 caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``. A move
 takes a cheaper road to the same guarantee: one plain read, then :meth:`GameStore.commit_if`,
