@@ -77,8 +77,23 @@ class ShardedIndex:
 
     def members(self) -> list[str]:
         """Every member, by score, lowest first."""
+        return [member for member, _ in self.scored()]
+
+    def scored(self) -> list[tuple[str, float]]:
+        """Every (member, score), by score, lowest first."""
         replies = self._each(lambda pipe, key: pipe.zrange(key, 0, -1, withscores=True))
-        return [member for member, _ in sorted(_pairs(replies), key=lambda p: (p[1], p[0]))]
+        return sorted(_pairs(replies), key=lambda p: (p[1], p[0]))
+
+    def absorb(self, legacy_key: str) -> int:
+        """Move the members of an index kept on one key (before sharding) into the shards,
+        and drop that key. Idempotent (nothing to do once it is gone); returns how many."""
+        pairs = cast(
+            "list[tuple[str, float]]", self.redis.zrange(legacy_key, 0, -1, withscores=True)
+        )
+        if pairs:
+            self.add(dict(pairs))
+            self.redis.delete(legacy_key)
+        return len(pairs)
 
     def count(self) -> int:
         return sum(cast("list[int]", self._each(lambda pipe, key: pipe.zcard(key))))

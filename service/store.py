@@ -1,13 +1,17 @@
-"""Game state in Redis: the only module that knows key names and the record layout.
+"""Game state in Redis: the only module that knows the record layout (the key names are
+``service.keys``'s).
 
-Every key of one game carries the hash tag ``{game_id}`` so the layout works on Redis
-Cluster. A game is one hash (``<prefix>:{id}:game``) holding its record, state, version and
-dice counter; its action log is a list and its event feed a stream beside it. Writes are
+Every key of one game carries the hash tag ``{game_id}``, so every transaction and script
+touches one Redis Cluster slot; the indexes over games (listed, live) are sharded
+(``service.indexes``) and written outside those transactions. A game is one hash
+(``<prefix>:{id}:game``) holding its record, state, version and dice counter; its action log
+is a list and its event feed a stream beside it. Writes are
 compare-and-set: :meth:`GameStore.transact` WATCHes the game (and any extra keys), lets the
 caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``. A move
 takes a cheaper road to the same guarantee: one plain read, then :meth:`GameStore.commit_if`,
 one script that writes only if the game's version is still the one read. Every write of a
-game reaches Redis through :meth:`GameStore.commit`.
+game reaches Redis through :meth:`GameStore.commit`, and with ``DICEHALL_MIN_REPLICAS`` is
+answered only once that many replicas hold it (:meth:`GameStore.replicate`).
 """
 
 from __future__ import annotations

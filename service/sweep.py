@@ -42,6 +42,7 @@ from service.games import GameService
 from service.keys import Keys
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
+from service.tournaments import TICK_SECONDS, tournament_indexes
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ MAX_REPLAYS = 10
 every time): the game then shows as stalled in ``/metrics`` and in the log."""
 REPLAYS_TTL = 24 * 3600
 CHUNK = 500
+REVIVE_AFTER = 10 * TICK_SECONDS
+"""A running tournament without a tick for this long gets one from the sweep."""
 
 
 def heartbeat_key(prefix: str, worker_name: str) -> str:
@@ -84,6 +87,7 @@ class PassReport:
     enqueued: list[tuple[str, int]] = field(default_factory=list)
     fallbacks: list[tuple[str, int]] = field(default_factory=list)
     dropped: int = 0
+    revived: list[str] = field(default_factory=list)
 
 
 class Sweep:
@@ -95,6 +99,7 @@ class Sweep:
         self.settings = settings
         self.queue = queue_for(settings)
         self.jobs = RqJobs(self.queue, service.store.keys)
+        self.tournaments, self.running = tournament_indexes(service.store, settings)
         self.markers = connections.queue_str_client(settings)
         """The bot job markers live beside the jobs, on the queue's Redis."""
 
@@ -134,6 +139,7 @@ class Sweep:
                         log.exception("sweep: game %s", game_id)
         for tournament_id in sorted(ended):  # its tick may have been lost with the follow-up
             self.jobs.tournament(tournament_id)
+        self._revive_tournaments(now, report)
         self.store.listed.add(listed)  # a listing lost with a crash after the game's commit
         self.store.drop_live(gone)
         report.dropped = len(gone)
@@ -141,13 +147,17 @@ class Sweep:
         return report
 
     def backfill(self) -> int:
-        """Once per database: put the games that were not over before the live index existed
-        into it. Returns how many."""
+        """At a sweeper's start: move the indexes of a database older than their sharding
+        into their shards (``ShardedIndex.absorb``: nothing to do once done). Once per
+        database: put the games that were not over before the live index existed into it.
+        Returns how many."""
         keys = self.store.keys
+        self.store.listed.absorb(keys.legacy_index("games"))
+        self.store.live.absorb(keys.legacy_index("live"))
+        self.tournaments.absorb(keys.legacy_index("tournaments"))
         if not self.store.redis.set(keys.live_filled, "1", nx=True):
             return 0
-        legacy = cast("list[str]", self.store.redis.zrange(keys.legacy_index("games"), 0, -1))
-        ids = legacy + self.store.listed.members()
+        ids = self.store.listed.members()
         found: dict[str, float] = {}
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
@@ -157,6 +167,31 @@ class Sweep:
         if found:
             self.store.live.add(found)
         return len(found)
+
+    def _revive_tournaments(self, now: float, report: PassReport) -> None:
+        """Tick every running tournament whose ticks stopped (a crash before its first one,
+        a scheduled tick lost with the queue's Redis) for ``REVIVE_AFTER`` seconds; at most
+        one such tick per tournament per ``REVIVE_AFTER``. A tournament gone (expired)
+        leaves the running index."""
+        running = self.running.scored()
+        if not running:
+            return
+        keys = self.store.keys
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for tid, _ in running:
+                pipe.exists(keys.tournament(tid))
+                pipe.get(keys.tournament(tid, "beat"))
+            replies = pipe.execute()
+        gone = []
+        for (tid, created), stored, beat in zip(running, replies[::2], replies[1::2], strict=True):
+            if not stored:
+                gone.append(tid)
+            elif now - float(beat or created) > REVIVE_AFTER and self.store.redis.set(
+                keys.tournament(tid, "revived"), "1", nx=True, ex=int(REVIVE_AFTER)
+            ):
+                self.jobs.tournament(tid)
+                report.revived.append(tid)
+        self.running.remove(gone)
 
     def _look_at(self, record: GameRecord, now: float, report: PassReport) -> None:
         for key, due in record.due.items():

@@ -51,7 +51,7 @@ from service.errors import (
 from service.games import GameService, lookup_game
 from service.indexes import ShardedIndex
 from service.runtime import RqJobs, game_service, queue_for
-from service.store import GameStatus
+from service.store import GameStatus, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,17 @@ STANDINGS_EVERY = 5.0
 """While a tournament runs, its standings are recomputed at most this often (seconds)."""
 LOCK_SECONDS = 60.0
 """A tick holds its tournament's lock at most this long (a killed worker's lock frees)."""
+
+
+def tournament_indexes(store: GameStore, settings: Settings) -> tuple[ShardedIndex, ShardedIndex]:
+    """The tournaments by creation time: every one (the listing, its newest ``INDEX_SIZE``),
+    and the ones running (which the sweep revives when their ticks stop: ``service.sweep``).
+    Sharded like the games' indexes."""
+    shards = settings.index_shards
+    return (
+        ShardedIndex(store.redis, store.keys, "tournaments", shards, INDEX_SIZE),
+        ShardedIndex(store.redis, store.keys, "running", shards),
+    )
 
 
 @contextlib.contextmanager
@@ -179,10 +190,7 @@ class TournamentRunner:
         self.redis = self.service.store.redis
         self.prefix = settings.key_prefix
 
-        self.index = ShardedIndex(
-            self.redis, self.service.store.keys, "tournaments", settings.index_shards, INDEX_SIZE
-        )
-        """Tournaments by creation time (listing), sharded like the games' index."""
+        self.index, self.running = tournament_indexes(self.service.store, settings)
 
     def _key(self, tid: str, part: str = "") -> str:
         return self.service.store.keys.tournament(tid, part)
@@ -254,8 +262,9 @@ class TournamentRunner:
         )
         if t.format == "mirrored":
             t.games = math.ceil(t.games / seats) * seats
-        # three slots (the record, its index shard, the queue): no transaction, as before
-        # (stored, listed, then ticked); every write is idempotent
+        # several slots (the record, the index shards, the queue): no transaction. Marked
+        # running first, so that a crash before the first tick leaves it to the sweep
+        self.running.add({t.id: t.created_at})
         self.save(t)
         self.index.add({t.id: t.created_at})
         jobs = RqJobs(queue_for(self.settings))
@@ -268,6 +277,7 @@ class TournamentRunner:
         """One step of the tournament (see the module docstring)."""
         t = self.load(tid)
         if t.status != "running":
+            self.running.remove([tid])  # idempotent: its removal may have been lost
             return "finished"
         jobs = RqJobs(queue_for(self.settings))
         beat_key = self._key(tid, "beat")
@@ -334,6 +344,7 @@ class TournamentRunner:
             t.status = "finished"
             t.finished_at = time.time()
             self.save(t)
+            self.running.remove([t.id])
             return "finished"
         if over > t.rated and now - t.rated_at >= STANDINGS_EVERY:
             t.standings, t.rated, t.rated_at = self.standings(t), over, now

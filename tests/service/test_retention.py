@@ -38,7 +38,9 @@ BOUNDED_INDEXES = {
 """Sorted sets (the shards of the listings) without a TTL, each trimmed to its share of the
 newest 10,000 (docs/API.md)."""
 LIVE_SHARDS = {KEYS.index_shard("live", shard) for shard in range(SHARDS)}
-LIVE_INDEX = LIVE_SHARDS | {KEYS.live_filled}
+RUNNING = {KEYS.index_shard("running", shard) for shard in range(SHARDS)}
+"""The tournaments still running (a tournament leaves when it finishes or is gone)."""
+LIVE_INDEX = LIVE_SHARDS | RUNNING | {KEYS.live_filled}
 """The sweep's sorted set of games not over, sharded (and its once-per-database backfill
 marker), no TTL: a game leaves it when the sweep finds it over or gone (docs/API.md)."""
 
