@@ -19,6 +19,11 @@ setups take turns (``--rounds`` periods of ``--seconds`` each, in the same order
 round) so that a machine that gets busier or quieter moves every figure alike; the table
 shows the median moves/s and latencies of each and its ratio to ``one``.
 
+Second, what ``MIN_REPLICAS=1`` adds to one write, without HTTP: ``--writes`` times in a
+row on the Sentinel's primary, a one-round-trip pipeline of ``SET`` alone, then of ``SET`` +
+``WAIT 1`` (what the store sends after a move's commit), with their latency percentiles: the
+difference is the replica's round trip a move waits for.
+
 Clients, servers and every Redis share this machine: compare the ratios, and read the load
 average printed at the end before trusting absolute numbers.
 """
@@ -36,6 +41,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import redis
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -45,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.cluster import Cluster, machine_line, machine_state, percentile
 from bench.http_load import Script, Tally, play_period, warm
 from bench.http_moves import GAMES, make_scripts
-from tests.redis_servers import cluster, plain, sentinel
+from tests.redis_servers import Sentinel, cluster, plain, sentinel
 
 
 @dataclass
@@ -63,8 +69,9 @@ class Setup:
 
 
 @contextlib.contextmanager
-def servers(procs: Cluster) -> Iterator[list[Setup]]:
-    """Every Redis topology and an API on each; the setups, in the order they take turns."""
+def servers(procs: Cluster) -> Iterator[tuple[list[Setup], Sentinel]]:
+    """Every Redis topology and an API on each; the setups, in the order they take turns,
+    and the Sentinel topology (for :func:`wait_cost`)."""
     with contextlib.ExitStack() as stack:
         one = stack.enter_context(plain())
         queues = stack.enter_context(plain())
@@ -85,7 +92,29 @@ def servers(procs: Cluster) -> Iterator[list[Setup]]:
             procs.use(url, DICEHALL_ACCESS_LOG="", **env)
             base, _ = procs.gunicorn("service.app:create_app()", "/v1/health/ready")
             setups.append(Setup(name, base))
-        yield setups
+        yield setups, watched
+
+
+def wait_cost(primary: redis.Redis, writes: int) -> Table:
+    """p50/p99 of ``writes`` one-round-trip pipelines of SET, then of SET + WAIT 1."""
+    out = Table(title=f"one write on the primary, {writes} in a row (no HTTP)")
+    for column in ("pipeline", "p50 ms", "p99 ms"):
+        out.add_column(column, justify="left" if column == "pipeline" else "right")
+    for label, wait in (("SET", False), ("SET + WAIT 1", True)):
+        times = []
+        for n in range(writes):
+            with primary.pipeline(transaction=False) as pipe:
+                pipe.set(f"bench:{{wait}}:{n % 64}", "x" * 2000)
+                if wait:
+                    pipe.execute_command("WAIT", 1, 1000)
+                t0 = time.perf_counter()
+                replies = pipe.execute()
+                times.append(time.perf_counter() - t0)
+            if wait and int(replies[1]) < 1:
+                raise RuntimeError("the replica did not confirm a write")
+        p50, p99 = percentile(times, 50), percentile(times, 99)
+        out.add_row(label, f"{p50 * 1000:.3f}", f"{p99 * 1000:.3f}")
+    return out
 
 
 def period(
@@ -142,6 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2, help="periods of each setup")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up a setup")
     parser.add_argument("--scripts", type=int, default=12, help="bot games the clients replay")
+    parser.add_argument("--writes", type=int, default=2000, help="writes of the WAIT figure")
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 200)
     machine = machine_state()
@@ -149,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     pool = multiprocessing.get_context("spawn").Pool(args.clients)
     try:
         pool.map(warm, range(args.clients), chunksize=1)
-        with Cluster() as procs, servers(procs) as setups:
+        with Cluster() as procs, servers(procs) as (setups, watched):
             with Progress(console=console, transient=False) as progress:
                 for setup in setups:
                     period(pool, setup, scripts, args.clients, args.warmup, progress, "warm-up")
@@ -162,6 +192,7 @@ def main(argv: list[str] | None = None) -> None:
                         setup.rates.append(rate)
                         setup.latencies += latencies
             console.print(table(setups, args.game))
+            console.print(wait_cost(watched.primary.client(), args.writes))
     finally:
         pool.terminate()
         pool.join()
