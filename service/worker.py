@@ -21,7 +21,7 @@ from types import FrameType
 from rq import SimpleWorker, Worker
 
 from service.config import Settings
-from service.connections import REDIS_FAILURES
+from service.connections import REDIS_FAILURES, QueueOnCluster, queue_url
 from service.logs import configure_logging
 from service.runtime import queue_for
 from service.sweep import Sweeper
@@ -106,7 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
     args = parser.parse_args(argv)
     configure_logging()
-    run(Settings(), burst=args.burst, fork=args.fork)
+    settings = Settings()
+    try:
+        queue_url(settings)
+    except QueueOnCluster as exc:  # misconfigured: say so and stop, no traceback
+        parser.exit(2, f"{parser.prog}: {exc}\n")
+    run(settings, burst=args.burst, fork=args.fork)
 
 
 if __name__ == "__main__":

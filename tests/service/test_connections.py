@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from service import worker
 from service.app import create_app
 from service.config import Settings
 from service.connections import QueueOnCluster, Target, parse, queue_url
@@ -64,6 +65,17 @@ def test_the_app_refuses_to_start_on_a_cluster_without_a_queue_redis() -> None:
     settings = Settings(redis_url="redis+cluster://127.0.0.1:1", queue_url="")
     with pytest.raises(QueueOnCluster, match="DICEHALL_QUEUE_URL"):
         create_app({"TESTING": True, "DICEHALL": settings})
+
+
+def test_a_worker_refuses_to_start_on_a_cluster_without_a_queue_redis(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("REDIS_URL", "redis+cluster://127.0.0.1:1")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        worker.main(["--burst"])
+    assert stopped.value.code == 2
+    assert "DICEHALL_QUEUE_URL" in capsys.readouterr().err
 
 
 def test_readiness_reports_a_queue_redis_that_takes_no_writes(redis_client: Any) -> None:
