@@ -89,6 +89,15 @@ class Outcome:
     not_over: list[str]
     deadline_moves: int
 
+    def assert_kept(self) -> None:
+        """Every game over and verifying, no acknowledged move lost, moves made after the
+        kill and by deadlines."""
+        assert self.not_over == []
+        assert self.unverified == []
+        assert self.lost == []
+        assert self.acknowledged > self.acknowledged_before_kill
+        assert self.deadline_moves > 0
+
     def line(self) -> str:
         return (
             f"{self.games} games, {self.acknowledged} acknowledged human moves "
