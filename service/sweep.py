@@ -61,6 +61,9 @@ MAX_REPLAYS = 10
 every time): the game then shows as stalled in ``/metrics`` and in the log."""
 REPLAYS_TTL = 24 * 3600
 CHUNK = 500
+RECORD_TTL = 24 * 3600
+"""The sweep's statistics and the lock holder's name outlive a day without sweeps by nothing
+(everything in Redis is bounded)."""
 REVIVE_AFTER = 10 * TICK_SECONDS
 """A running tournament without a tick for this long gets one from the sweep."""
 
@@ -255,6 +258,7 @@ class Sweep:
         key = stats_key(self.store.prefix)
         with self.store.redis.pipeline(transaction=False) as pipe:
             pipe.hset(key, mapping={"live": report.live, "stalled": len(report.stalled), "at": now})
+            pipe.expire(key, RECORD_TTL)
             if report.enqueued:
                 pipe.hincrby(key, "enqueued", len(report.enqueued))
             if report.fallbacks:
@@ -305,7 +309,8 @@ class Sweeper(threading.Thread):
                 if not held:
                     held = lock.acquire()
                     if held:
-                        client.set(holder_key(prefix), f"{self.worker_name()} {os.getpid()}")
+                        holder = f"{self.worker_name()} {os.getpid()}"
+                        client.set(holder_key(prefix), holder, ex=RECORD_TTL)
                 if held:
                     report = sweep.run(keep_lock=keep)
                     if report.enqueued or report.fallbacks:
