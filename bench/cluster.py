@@ -86,15 +86,21 @@ class Cluster:
             dict(os.environ),
             "redis.log",
         )
-        self.redis_url = f"redis://127.0.0.1:{port}/0"
-        self.env = {
-            **os.environ,
-            "REDIS_URL": self.redis_url,
-            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-        }
+        self.use(f"redis://127.0.0.1:{port}/0")
         client = redis.Redis.from_url(self.redis_url, decode_responses=True)
         wait_redis(client, 20)
         return client
+
+    def use(self, redis_url: str, **env: str) -> None:
+        """Point the children started from now on at ``redis_url`` (a Redis the bench
+        started otherwise: a Redis Cluster, a Sentinel's), with ``env`` added."""
+        self.redis_url = redis_url
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+            **env,
+        }
 
     def gunicorn(
         self, app: str, ready: str, extra_env: dict[str, str] | None = None

@@ -14,7 +14,13 @@ import os
 import redis
 from flask import Flask, jsonify, request
 
+from service.keys import Keys
+
 BLOB_SIZE = int(os.environ.get("FLOOR_BLOB_SIZE", "4000"))
+
+
+FLOOR_KEYS = Keys("floor")
+"""The floor's keys, laid out as a game's (one hash tag per game)."""
 
 
 def create_app() -> Flask:
@@ -28,7 +34,7 @@ def create_app() -> Flask:
     @app.post("/floor/<key>")
     def floor(key: str):
         size = request.args.get("size", BLOB_SIZE, type=int)
-        name = f"floor:{{{key}}}:game"
+        name = FLOOR_KEYS.game(key)
         with client.pipeline() as pipe:
             while True:
                 try:
@@ -37,7 +43,7 @@ def create_app() -> Flask:
                     blob = state if state and len(state) == size else "x" * size
                     pipe.multi()
                     pipe.hset(name, mapping={"state": blob, "version": int(version or 0) + 1})
-                    pipe.rpush(f"floor:{{{key}}}:log", "{}")
+                    pipe.rpush(FLOOR_KEYS.game(key, "log"), "{}")
                     pipe.execute()
                     return jsonify({"version": int(version or 0) + 1, "state": blob})
                 except redis.WatchError:

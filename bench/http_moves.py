@@ -76,6 +76,7 @@ from bench.http_load import Script, Tally, floor_period, play_period, setup_peri
 from engine.dice import Dice
 from engine.games import get_game
 from engine.simulate import make_bots, play
+from service.keys import Keys
 
 GAMES = ("carcassonne", "burgundy", "diceland", "kingdice")
 
@@ -191,7 +192,7 @@ class Bench:
         scripts = make_scripts(game, args.seats, args.scripts)
         progress.update(task, completed=1)
         self.api_period(progress, f"{game} warm-up", scripts, args.warmup)
-        sizes = [self.redis.hstrlen(key, "state") for key in self.redis.scan_iter("dh:*:game")]
+        sizes = [self.redis.hstrlen(key, "state") for key in self.redis.scan_iter(Keys().game("*"))]
         setup = self.setup_phase(scripts)
         figures = GameFigures(game, int(statistics.mean(sizes)) if sizes else 1000, setup)
         for n in range(1, args.alternations + 1):

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from engine.games import LISTED, get_game  # noqa: E402
 from service.accounts import AccountStore  # noqa: E402
 from service.games import GameService  # noqa: E402
+from service.keys import Keys  # noqa: E402
 from service.moves import MoveRequest  # noqa: E402
 from service.store import ANSWER_GRACE, GameStatus, GameStore  # noqa: E402
 from tests.conftest import free_port, redis_server_binary, wait_redis  # noqa: E402
@@ -52,7 +53,7 @@ def game_bytes(client: redis.Redis, game_id: str, answers: bool) -> tuple[int, i
     ``ANSWER_GRACE`` of the end once compacted)."""
     keys = [
         key
-        for key in client.scan_iter(match=f"*{{{game_id}}}*", count=1000)
+        for key in client.scan_iter(match=Keys().game(game_id, "*"), count=1000)
         if answers or ":idem:" not in key
     ]
     return sum(client.memory_usage(key, samples=0) or 0 for key in keys), len(keys)

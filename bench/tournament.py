@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import itertools
 
 from bench.cluster import Cluster, machine_line, machine_state, percentile
+from service.keys import Keys
 
 EXTERNAL, BUNDLED = "outsider", "heuristic"
 STEPS = (
@@ -107,7 +108,7 @@ def feed_times(client: redis.Redis, account_id: str) -> dict[tuple[str, int, int
     """When each ``decision_due`` notice was written to the account's feed (its entry id)."""
     written = {}
     entries = cast(
-        "list[tuple[str, dict[str, str]]]", client.xrange(f"dh:account:{{{account_id}}}:feed")
+        "list[tuple[str, dict[str, str]]]", client.xrange(Keys().account(account_id, "feed"))
     )
     for entry_id, fields in entries:
         event = json.loads(fields["data"])

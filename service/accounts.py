@@ -16,6 +16,7 @@ from typing import Any, cast
 import redis
 
 from service import tokens
+from service.keys import Keys
 
 
 @dataclass
@@ -34,25 +35,32 @@ class Account:
 class AccountStore:
     """Accounts, their token index, their active games and their feeds."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "dh", ttl: int = 365 * 86400) -> None:
+    def __init__(
+        self, client: redis.Redis, keys: Keys | None = None, ttl: int = 365 * 86400
+    ) -> None:
         self.redis = client
-        self.prefix = prefix
+        self.keys = keys or Keys()
         self.ttl = ttl
         """An account, its token, game set and feed expire this long after the token's last
         use (each use renews them)."""
 
     def _key(self, account_id: str, part: str = "") -> str:
-        return f"{self.prefix}:account:{{{account_id}}}" + (f":{part}" if part else "")
+        return self.keys.account(account_id, part)
 
     def _token_key(self, token_digest: str) -> str:
-        return f"{self.prefix}:account-token:{token_digest}"
+        return self.keys.account_token(token_digest)
 
     def register(self, name: str, owner: str) -> tuple[Account, str]:
-        """A new account and its token (shown once)."""
+        """A new account and its token (shown once).
+
+        The account and its token digest are two slots on a cluster, so no transaction:
+        the account is written first, then the token, in one pipeline (one round trip). A
+        crash between leaves an account no token opens (the token was never shown), which
+        expires with ``ttl``."""
         account = Account(uuid.uuid4().hex[:12], name, owner, time.time())
         token = tokens.new_token("bot")
         tokens.vouch(token)
-        with self.redis.pipeline() as pipe:
+        with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(self._key(account.id), json.dumps(account.public()), ex=self.ttl)
             pipe.set(self._token_key(tokens.digest(token)), account.id, ex=self.ttl)
             pipe.execute()

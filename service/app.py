@@ -8,13 +8,12 @@ from collections.abc import Callable
 from types import FunctionType
 from typing import Any
 
-import redis
 from apispec import APISpec
 from flask import Flask, current_app
 from flask_smorest import Api as SmorestApi
 from werkzeug.exceptions import HTTPException
 
-from service import hardening, observe, ratelimit, redis_conn
+from service import connections, hardening, observe, ratelimit
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
 from service.errors import ServiceError
@@ -112,7 +111,7 @@ def _flatten_locations(errors: Any) -> Any:
     return errors
 
 
-def _redis_failed(error: redis.RedisError) -> Any:
+def _redis_failed(error: Exception) -> Any:
     log.error("redis failed: %r", error)
     return problem_response(
         Problem(
@@ -150,7 +149,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     if not app.testing:
         configure_logging()
-    redis_conn.init_app(app)
+    connections.init_app(app)
     ratelimit.init_app(app)
     observe.init_app(app)
     hardening.init_app(app)
@@ -161,7 +160,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.register_error_handler(Problem, problem_response)
     app.register_error_handler(ServiceError, problem_response)
-    app.register_error_handler(redis.RedisError, _redis_failed)
+    for failure in connections.REDIS_FAILURES:
+        app.register_error_handler(failure, _redis_failed)
 
     from service import components
     from service.api import (

@@ -17,6 +17,18 @@ class Settings:
     redis_url: str = field(
         default_factory=lambda: os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     )
+    queue_url: str = field(default_factory=lambda: os.environ.get("DICEHALL_QUEUE_URL", ""))
+    """rq's Redis (a single server or a Sentinel URL); empty: ``redis_url`` (which then must
+    not be a cluster: rq cannot run on one)."""
+    min_replicas: int = field(default_factory=lambda: _seconds("DICEHALL_MIN_REPLICAS", 0))
+    """Replicas a game write must reach (``WAIT``) before it is answered; 0: do not wait."""
+    replica_timeout_ms: int = field(
+        default_factory=lambda: _seconds("DICEHALL_REPLICA_TIMEOUT_MS", 1000)
+    )
+    """How long a write waits for its replicas before it is answered ``not_replicated``."""
+    index_shards: int = field(default_factory=lambda: _seconds("DICEHALL_INDEX_SHARDS", 8))
+    """Shards of each global index (games listed, games not over, tournaments): each is a
+    key in a slot of its own, so the indexes spread over a cluster's nodes."""
     queue_name: str = field(default_factory=lambda: os.environ.get("DICEHALL_QUEUE", "dicehall"))
     key_prefix: str = field(default_factory=lambda: os.environ.get("DICEHALL_PREFIX", "dh"))
     idempotency_ttl: int = 24 * 3600

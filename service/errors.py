@@ -138,3 +138,17 @@ class Contention(ServiceError):
     def __init__(self, attempts: int, detail: str | None = None) -> None:
         super().__init__(detail or f"gave up after {attempts} compare-and-set attempts")
         self.attempts = attempts
+
+
+class NotReplicated(ServiceError):
+    """The write was made but fewer replicas than ``DICEHALL_MIN_REPLICAS`` confirmed it in
+    time: a failover now could lose it. Retry with the same ``Idempotency-Key``: the stored
+    answer comes back once the write is replicated."""
+
+    def __init__(self, reached: int, wanted: int) -> None:
+        super().__init__(
+            f"the write was made but reached {reached} of {wanted} replicas in time; retry "
+            "with the same Idempotency-Key to get its answer once it is replicated"
+        )
+        self.reached = reached
+        self.wanted = wanted

@@ -15,7 +15,7 @@ import uuid
 from flask import Flask, Response, current_app, g, request
 
 from service import metrics
-from service.redis_conn import get_redis
+from service.connections import get_redis
 
 REQUEST_ID = "X-Request-Id"
 _USABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")

@@ -40,6 +40,7 @@ TITLES: dict[str, str] = {
     "version_mismatch": "Your decision changed",
     "idempotency_key_reused": "Idempotency key reused with another action",
     "contention": "Too many simultaneous writes",
+    "not_replicated": "Made, not yet on enough replicas",
     "invalid_if_match": "Malformed If-Match",
     "method_not_allowed": "Method not allowed",
     "not_acceptable": "Not acceptable",
@@ -146,12 +147,14 @@ PROBLEM_OF: dict[type[errors.ServiceError], tuple[int, str]] = {
     errors.InvalidParticipant: (422, "invalid_participant"),
     errors.InvalidSeats: (422, "invalid_seats"),
     errors.Contention: (503, "contention"),
+    errors.NotReplicated: (503, "not_replicated"),
 }
 """The status and stable code of every refusal of the service (the one place they are
 decided)."""
 
-RETRY_SOON = (errors.Contention,)
-"""Refusals answered with ``Retry-After: 1`` (nothing changed; a retry soon may succeed)."""
+RETRY_SOON = (errors.Contention, errors.NotReplicated)
+"""Refusals answered with ``Retry-After: 1`` (a retry soon may succeed: after contention
+nothing changed; a write not yet replicated answers once it is)."""
 
 
 def problem_of(error: errors.ServiceError) -> Problem:

@@ -36,8 +36,9 @@ from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import tokens
+from service.connections import get_redis
+from service.keys import Keys
 from service.problems import Problem, problem_response
-from service.redis_conn import get_redis
 from service.store import Pipeline, Rider, ride_along, take_riders
 
 CREATIONS = frozenset({"/v1/games", "/v1/bots", "/v1/tournaments"})
@@ -81,7 +82,7 @@ class Counting:
     def queue(self, pipe: Pipeline) -> int:
         """Queue INCR and EXPIRE of each window's counter; returns how many commands."""
         for name, each in self.counted:
-            key = f"{self.prefix}:rate:{name}:{int(self.now // each.seconds)}"
+            key = Keys(self.prefix).rate(name, int(self.now // each.seconds))
             pipe.incr(key)
             pipe.expire(key, each.seconds + 1)
         return 2 * len(self.counted)

@@ -3,57 +3,28 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import lru_cache
 from typing import Any
 
-import redis
 from rq import Queue, Retry
 from rq.job import Job
 
-from service import metrics
+from service import connections, metrics
 from service.accounts import AccountStore
 from service.config import Settings
 from service.games import GameService
-from service.store import GameStore, Retention
-
-SOCKET_TIMEOUT = 60.0
-"""Longer than the longest blocking read (a 30 s long-poll), shorter than forever."""
-MAX_CONNECTIONS = 4096
-"""Each waiting long-poll or SSE stream holds a connection for its blocking read."""
-
-
-def connect(url: str) -> redis.Redis:
-    """A client for ``url`` that returns ``str`` values and waits out blocking reads."""
-    return redis.Redis.from_url(
-        url,
-        decode_responses=True,
-        health_check_interval=30,
-        socket_timeout=SOCKET_TIMEOUT,
-        socket_connect_timeout=5,
-        max_connections=MAX_CONNECTIONS,
-    )
-
-
-def shared_client(url: str) -> redis.Redis:
-    """The process's ``str`` client for ``url`` (one connection pool per URL)."""
-    return _clients(url)[0]
-
-
-@lru_cache(maxsize=8)
-def _clients(url: str) -> tuple[redis.Redis, redis.Redis]:
-    """A str client for the stores and a bytes client for rq (rq needs raw bytes)."""
-    return connect(url), redis.Redis.from_url(
-        url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=5
-    )
+from service.keys import Keys
+from service.store import GameStore, Replicas, Retention
 
 
 def queue_for(settings: Settings) -> Queue:
-    return Queue(settings.queue_name, connection=_clients(settings.redis_url)[1])
+    """rq's queue, on the queue's Redis (``DICEHALL_QUEUE_URL``, see ``service.connections``)."""
+    return Queue(settings.queue_name, connection=connections.queue_client(settings))
 
 
-BOT_RETRY = Retry(max=3)
-"""A bot job that fails (Redis gone mid-move, a bug) runs again at once, up to three times; it
-carries its version, so a retry after the game moved on does nothing. What still stalls is
+BOT_RETRY = Retry(max=3, interval=[1, 2, 4])
+"""A bot job that fails (Redis gone mid-move or failing over, a bug) runs again after 1, 2
+and 4 s (a promotion takes a few seconds); it carries its version, so a retry after the
+game moved on does nothing. What still stalls is
 the sweep's (``service.sweep``)."""
 JOB_MARKER_TTL = 24 * 3600
 JOB_TIMEOUT = 300
@@ -89,13 +60,15 @@ def enqueue(
 class RqJobs:
     """The game service's background work as rq jobs (see ``service.jobs``).
 
-    Each bot job's id is kept beside its game (``<prefix>:{id}:botjob:<seat>``) so the sweep
-    can tell a pending job from a lost one.
+    Each bot job's id is kept beside its job, on the queue's Redis (``Keys.bot_job``), so
+    the sweep can tell a pending job from a lost one. Jobs are enqueued after the game's
+    commit, never inside it (the queue may be another Redis): a crash between the two
+    leaves a bot seat owing with no job, which the sweep repairs.
     """
 
-    def __init__(self, queue: Queue, store: GameStore | None = None) -> None:
+    def __init__(self, queue: Queue, keys: Keys | None = None) -> None:
         self.queue = queue
-        self.store = store
+        self.keys = keys
 
     def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
         """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited).
@@ -111,8 +84,8 @@ class RqJobs:
                     at_front=at_front,
                     pipeline=pipe,
                 )
-                if self.store is not None:
-                    pipe.set(self.store.bot_job_key(game_id, seat), job.id, ex=JOB_MARKER_TTL)
+                if self.keys is not None:
+                    pipe.set(self.keys.bot_job(game_id, seat), job.id, ex=JOB_MARKER_TTL)
             pipe.execute()
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
@@ -135,20 +108,28 @@ class RqJobs:
 
 
 def stores(settings: Settings) -> tuple[GameStore, AccountStore]:
-    client = _clients(settings.redis_url)[0]
+    client = connections.store_client(settings)
+    keys = Keys(settings.key_prefix)
     retention = Retention(
         waiting=settings.waiting_game_ttl,
         active=settings.active_game_ttl,
         finished=settings.finished_game_ttl,
     )
     return (
-        GameStore(client, settings.key_prefix, retention, on_retry=metrics.CAS_RETRIES.inc),
-        AccountStore(client, settings.key_prefix, settings.account_ttl),
+        GameStore(
+            client,
+            keys,
+            retention,
+            on_retry=metrics.CAS_RETRIES.inc,
+            replicas=Replicas(settings.min_replicas, settings.replica_timeout_ms),
+            index_shards=settings.index_shards,
+        ),
+        AccountStore(client, keys, settings.account_ttl),
     )
 
 
 def game_service(settings: Settings) -> GameService:
     store, accounts = stores(settings)
     return GameService(
-        store, accounts, RqJobs(queue_for(settings), store), settings.idempotency_ttl
+        store, accounts, RqJobs(queue_for(settings), store.keys), settings.idempotency_ttl
     )

@@ -41,6 +41,7 @@ def cancel(service: GameService, game_id: str, token: str | None) -> None:
         return (lambda p: service.store.delete(p, game_id)), record
 
     record = service.store.transact([key], decide)
+    service.store.unlist(game_id)
     for info in record.seats:
         if info.account:
             service.accounts.drop_game(info.account, game_id)

@@ -1,13 +1,17 @@
-"""Game state in Redis: the only module that knows key names and the record layout.
+"""Game state in Redis: the only module that knows the record layout (the key names are
+``service.keys``'s).
 
-Every key of one game carries the hash tag ``{game_id}`` so the layout works on Redis
-Cluster. A game is one hash (``<prefix>:{id}:game``) holding its record, state, version and
-dice counter; its action log is a list and its event feed a stream beside it. Writes are
+Every key of one game carries the hash tag ``{game_id}``, so every transaction and script
+touches one Redis Cluster slot; the indexes over games (listed, live) are sharded
+(``service.indexes``) and written outside those transactions. A game is one hash
+(``<prefix>:{id}:game``) holding its record, state, version and dice counter; its action log
+is a list and its event feed a stream beside it. Writes are
 compare-and-set: :meth:`GameStore.transact` WATCHes the game (and any extra keys), lets the
 caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``. A move
 takes a cheaper road to the same guarantee: one plain read, then :meth:`GameStore.commit_if`,
 one script that writes only if the game's version is still the one read. Every write of a
-game reaches Redis through :meth:`GameStore.commit`.
+game reaches Redis through :meth:`GameStore.commit`, and with ``DICEHALL_MIN_REPLICAS`` is
+answered only once that many replicas hold it (:meth:`GameStore.replicate`).
 """
 
 from __future__ import annotations
@@ -24,10 +28,13 @@ from typing import Any, Protocol, TypeVar, cast
 
 import redis
 from redis.client import NEVER_DECODE
+from redis.cluster import RedisCluster
 
 from engine import codec
 from service import archive as archives
-from service.errors import Conflict, Contention, KeyReused
+from service.errors import Conflict, Contention, KeyReused, NotReplicated
+from service.indexes import ShardedIndex
+from service.keys import Keys
 
 T = TypeVar("T")
 Pipeline = redis.client.Pipeline
@@ -247,6 +254,15 @@ ANSWER_GRACE = 300
 
 
 @dataclass(frozen=True)
+class Replicas:
+    """How many replicas a game write must reach before it is answered (``WAIT``), and how
+    long it waits for them (``DICEHALL_MIN_REPLICAS``, ``DICEHALL_REPLICA_TIMEOUT_MS``)."""
+
+    count: int = 0
+    timeout_ms: int = 1000
+
+
+@dataclass(frozen=True)
 class Retention:
     """How long games stay in Redis (seconds) and how long their lists may grow.
 
@@ -287,46 +303,41 @@ class GameStore:
     def __init__(
         self,
         client: redis.Redis,
-        prefix: str = "dh",
+        keys: Keys | None = None,
         retention: Retention | None = None,
         backoff: Backoff | None = None,
         on_retry: Callable[[], None] | None = None,
+        replicas: Replicas | None = None,
+        index_shards: int = 8,
     ) -> None:
         self.redis = client
-        self.prefix = prefix
+        self.keys = keys or Keys()
+        self.prefix = self.keys.prefix
         self.retention = retention or Retention()
         self.backoff = backoff or Backoff()
         self.on_retry = on_retry
+        self.replicas = replicas or Replicas()
         self.retries = 0
         """Compare-and-set retries made by this store (also reported through ``on_retry``)."""
+        self.listed = ShardedIndex(client, self.keys, "games", index_shards, self.retention.index)
+        """Public games, by creation time (listing)."""
+        self.live = ShardedIndex(client, self.keys, "live", index_shards)
+        """Games that are not over yet, by creation time: what the sweep reads.
+
+        A game enters it before its record is first written and leaves it when the sweep
+        finds it over or gone, so no crash between the two writes can hide a game from the
+        sweep."""
 
     # --- keys -----------------------------------------------------------------------------
     def key_for(self, game_id: str, part: str) -> str:
         """The key of one part of a game: ``<prefix>:{<game_id>}:<part>``."""
-        return f"{self.prefix}:{{{game_id}}}:{part}"
+        return self.keys.game(game_id, part)
 
     def idempotency_key(self, game_id: str, seat: int, key: str) -> str:
-        return self.key_for(game_id, f"idem:{seat}:{key}")
-
-    def bot_job_key(self, game_id: str, seat: int) -> str:
-        """The id of the last bot job enqueued for ``seat`` (see ``service.sweep``)."""
-        return self.key_for(game_id, f"botjob:{seat}")
+        return self.keys.idempotency(game_id, seat, key)
 
     def _times_keys(self, game_id: str, seats: int) -> list[str]:
-        return [self.key_for(game_id, f"times:{seat}") for seat in range(seats)]
-
-    @property
-    def index_key(self) -> str:
-        return f"{self.prefix}:games"
-
-    @property
-    def live_key(self) -> str:
-        """Games that are not over yet (a sorted set by creation time): what the sweep reads.
-
-        A game enters it before its record is first written and leaves it when the sweep finds
-        it over or gone, so no crash between the two writes can hide a game from the sweep.
-        """
-        return f"{self.prefix}:live"
+        return [self.keys.times(game_id, seat) for seat in range(seats)]
 
     # --- records --------------------------------------------------------------------------
     @staticmethod
@@ -421,7 +432,7 @@ class GameStore:
             pipe.execute_command(
                 "HMGET", self.key_for(game_id, "game"), *_FIELDS, **{NEVER_DECODE: True}
             )
-            pipe.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+            pipe.lindex(self.keys.times(game_id, seat), -1)
             values, last = pipe.execute()
         return self._from_fields(values), None if last is None else float(last)
 
@@ -493,14 +504,10 @@ class GameStore:
             return writes
 
         if record.status is not GameStatus.OVER:
-            self.redis.zadd(self.live_key, {record.id: record.created_at})
+            self.live.add({record.id: record.created_at})
         self.transact([key], lambda pipe: (decide(pipe), None))
-        if record.visibility != "public":
-            return
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self.index_key, {record.id: record.created_at})
-            pipe.zremrangebyrank(self.index_key, 0, -self.retention.index - 1)
-            pipe.execute()
+        if record.visibility == "public":
+            self.listed.add({record.id: record.created_at})
 
     def transact(
         self,
@@ -516,7 +523,7 @@ class GameStore:
         torn read (a key read before a concurrent commit, the record after it). Retries back
         off with jitter; after ``backoff.attempts`` it raises :class:`Contention`.
         """
-        with self.redis.pipeline() as pipe:
+        with self.redis.pipeline(transaction=True) as pipe:
             for attempt in range(self.backoff.attempts):
                 try:
                     pipe.watch(*keys)
@@ -531,6 +538,8 @@ class GameStore:
                     if writes is not None:
                         writes(pipe)
                     self.commit(pipe)
+                    if writes is not None:
+                        self.replicate(keys[0])
                     return value
                 except redis.WatchError:
                     self.pause(attempt)
@@ -565,32 +574,96 @@ class GameStore:
         """Run ``writes`` (queued on a pipeline, as for :meth:`transact`) atomically, in one
         round trip, if the game is still at ``version`` and the idempotency key
         ``answered`` (if given) holds no answer yet: a script checks both, then runs the
-        writes (every key they touch is the game's, so one hash slot)."""
-        recorder = self.redis.pipeline(transaction=False)
+        writes (every key they touch is the game's, so one hash slot). With
+        ``replicas.count`` > 0 a ``WAIT`` rides in the same round trip; fewer replicas
+        raise :class:`NotReplicated` (the write stands)."""
+        game_key = self.key_for(game_id, "game")
+        recorder = self._node_of(game_key).pipeline(transaction=False)  # never sent
         writes(recorder)
-        keys = [self.key_for(game_id, "game")] + ([answered] if answered else [])
+        keys = [game_key] + ([answered] if answered else [])
         argv: list[Any] = [version, "1" if answered else "0"]
         for args, _options in recorder.command_stack:
             argv += [len(args), *args]
             if args[1] not in keys:
                 keys.append(args[1])
         recorder.reset()
-        for _ in range(2):
-            with self.redis.pipeline(transaction=False) as pipe:
+        wanted = self.replicas.count
+        for _ in range(3):
+            # the node's own client: a cluster pipeline refuses scripts, and the WAIT must
+            # go on the connection that wrote (it counts that connection's writes)
+            node = self._node_of(game_key)
+            with node.pipeline(transaction=False) as pipe:
                 pipe.evalsha(GUARDED_SHA, len(keys), *keys, *argv)
+                if wanted > 0:
+                    pipe.execute_command("WAIT", wanted, self.replicas.timeout_ms)
                 try:
-                    reply = self.commit(pipe)[0]
+                    replies = self.commit(pipe)
                 except redis.exceptions.NoScriptError:
-                    self.redis.script_load(GUARDED_COMMIT)
+                    node.script_load(GUARDED_COMMIT)
                     continue
-            return Committed(*reply)
-        raise redis.exceptions.NoScriptError("the guarded commit script did not load")
+                except (redis.exceptions.MovedError, redis.exceptions.AskError):
+                    self._refresh_slots()  # not run: the slot is served elsewhere now
+                    continue
+            committed = Committed(*replies[0])
+            if committed.status == "done" and wanted > 0 and int(replies[1]) < wanted:
+                raise NotReplicated(int(replies[1]), wanted)
+            if committed.status == "answered":  # written before, maybe not yet replicated
+                self.replicate(game_key)
+            return committed
+        raise redis.exceptions.NoScriptError("the guarded commit did not run on its node")
+
+    def replicate(self, key: str) -> None:
+        """Wait until ``replicas.count`` replicas hold every write made so far on the node
+        that holds ``key``'s slot (nothing to do when the count is 0). Raises
+        :class:`NotReplicated` when fewer confirm within ``replicas.timeout_ms``: the write
+        stands, and a retry with the same ``Idempotency-Key`` answers once it is replicated.
+
+        ``WAIT`` counts the writes of its own connection, and the commit's connection is
+        back in the pool, so a marker in the same slot is written first on the connection
+        that waits: replication is in order, so a replica that has the marker has the
+        commit. One round trip (the marker and the ``WAIT`` in one pipeline)."""
+        if self.replicas.count <= 0:
+            return
+        marker = self.keys.beside(key, "synced")
+        for _ in range(2):
+            client = self._node_of(marker)
+            try:
+                with client.pipeline(transaction=False) as pipe:
+                    pipe.set(marker, "1", px=max(1000, 2 * self.replicas.timeout_ms))
+                    pipe.execute_command("WAIT", self.replicas.count, self.replicas.timeout_ms)
+                    reached = int(pipe.execute()[1])
+            except (redis.exceptions.MovedError, redis.exceptions.AskError):
+                self._refresh_slots()
+                continue
+            if reached >= self.replicas.count:
+                return
+            raise NotReplicated(reached, self.replicas.count)
+        raise NotReplicated(0, self.replicas.count)
+
+    def _node_of(self, key: str) -> redis.Redis:
+        """The client of the node that holds ``key`` (a cluster's node; else the client)."""
+        if isinstance(self.redis, RedisCluster):
+            node = self.redis.get_node_from_key(key)
+            return cast(redis.Redis, self.redis.get_redis_connection(node))
+        return self.redis
+
+    def _refresh_slots(self) -> None:
+        """Learn the cluster's slots again (after a MOVED: a failover or a resharding)."""
+        if isinstance(self.redis, RedisCluster):
+            self.redis.nodes_manager.initialize()
 
     def delete(self, pipe: Pipeline, game_id: str) -> None:
-        """Queue the removal of a game that never started (inside MULTI)."""
+        """Queue the removal of a game that never started (inside MULTI); it leaves the
+        listing after the commit (:meth:`unlist`)."""
         parts = ("game", "log", "events", "stats", "answers")
         pipe.delete(*(self.key_for(game_id, part) for part in parts))
-        pipe.zrem(self.index_key, game_id)
+
+    def unlist(self, game_id: str) -> None:
+        """Take a deleted game out of the listing and the live index (another slot than the
+        game's, so after its transaction; a miss is harmless: listing skips missing games,
+        the sweep drops gone ones from the live index)."""
+        self.listed.remove([game_id])
+        self.live.remove([game_id])
 
     # --- sibling games -----------------------------------------------------------------------
     def reveal_if_all_over(self, record: GameRecord) -> bool:
@@ -606,7 +679,9 @@ class GameStore:
             statuses = pipe.execute()
         if any(status != GameStatus.OVER.value for status in statuses):
             return False
-        with self.redis.pipeline() as pipe:
+        # one slot per game, so not one transaction: each write is idempotent, and a game
+        # missed by a crash is marked by the next sibling's end or the tournament's tick
+        with self.redis.pipeline(transaction=False) as pipe:
             for game_id in [record.id, *record.siblings]:
                 pipe.hset(self.key_for(game_id, "game"), "revealed", "1")
             self.commit(pipe)
@@ -645,7 +720,7 @@ class GameStore:
         of such keys lets compaction find them (both queued in the move's MULTI)."""
         stored = {"fingerprint": fingerprint(body), "answer": response}
         pipe.set(key, json.dumps(stored), ex=ttl)
-        answers = key.split("}", 1)[0] + "}:answers"
+        answers = self.keys.answers_beside(key)
         pipe.sadd(answers, key)
         pipe.expire(answers, max(ttl, self.retention.active))
 
@@ -653,7 +728,11 @@ class GameStore:
         """The answer kept under ``key``, or None. Raises KeyReused when it answered another
         body."""
         raw = client.get(key)
-        return None if raw is None else self.answer_of(key, raw, body)
+        if raw is None:
+            return None
+        answer = self.answer_of(key, raw, body)
+        self.replicate(key)  # an answer given out is a kept one (DICEHALL_MIN_REPLICAS)
+        return answer
 
     @staticmethod
     def answer_of(key: str, raw: str | bytes, body: Any) -> dict[str, Any]:
@@ -723,20 +802,20 @@ class GameStore:
             self.commit(pipe)
 
     def record_time(self, pipe: Pipeline, game_id: str, seat: int, seconds: float) -> None:
-        key = self.key_for(game_id, f"times:{seat}")
+        key = self.keys.times(game_id, seat)
         pipe.rpush(key, f"{seconds:.4f}")
         pipe.expire(key, self.retention.active)
 
     def last_time(self, game_id: str, seat: int) -> float | None:
         """The seat's decision time (s) for its latest decision, or None before its first."""
-        last = self.redis.lindex(self.key_for(game_id, f"times:{seat}"), -1)
+        last = self.redis.lindex(self.keys.times(game_id, seat), -1)
         return None if last is None else float(last)
 
     def stats(self, game_id: str, seats: int) -> list[dict[str, Any]]:
         """Per seat: illegal actions attempted, deadlines missed, decision times (s)."""
         archive = self._archive(game_id)
         if archive is None:
-            with self.redis.pipeline() as pipe:
+            with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hgetall(self.key_for(game_id, "stats"))
                 for key in self._times_keys(game_id, seats):
                     pipe.lrange(key, 0, -1)
@@ -807,15 +886,15 @@ class GameStore:
         return self.transact([game_key], decide)
 
     def game_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
-        return cast("list[str]", self.redis.zrevrange(self.index_key, offset, offset + limit - 1))
+        """Public games, newest first."""
+        return self.listed.newest(offset, limit)
 
     # --- games not over yet (for the sweep) -----------------------------------------------
     def live_ids(self) -> list[str]:
-        return cast("list[str]", self.redis.zrange(self.live_key, 0, -1))
+        return self.live.members()
 
     def drop_live(self, game_ids: Sequence[str]) -> None:
-        if game_ids:
-            self.redis.zrem(self.live_key, *game_ids)
+        self.live.remove(game_ids)
 
     def glance(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         """The records of ``game_ids`` without their states (``state`` is left empty): what the

@@ -3,7 +3,7 @@
 Every worker runs a :class:`Sweeper` thread. Once a second each one refreshes its own
 heartbeat key, and the one holding the sweep lock (a ``redis.lock.Lock`` with a 3 s timeout,
 so a killed holder is replaced within seconds) makes one pass over the games that are not
-over (``GameStore.live_key``). A pass needs nothing but Redis:
+over (``GameStore.live``, a sharded index). A pass needs nothing but Redis:
 
 - a human or external seat whose deadline has passed gets its fallback move at once (this
   is the only place deadlines fire, so they fire within a second or two of being due
@@ -35,11 +35,14 @@ import redis
 from redis.lock import Lock
 from rq.job import Job, JobStatus
 
+from service import connections
 from service.config import Settings
 from service.errors import ServiceError
 from service.games import GameService
+from service.keys import Keys
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameRecord, GameStatus
+from service.tournaments import TICK_SECONDS, tournament_indexes
 
 log = logging.getLogger(__name__)
 
@@ -58,19 +61,24 @@ MAX_REPLAYS = 10
 every time): the game then shows as stalled in ``/metrics`` and in the log."""
 REPLAYS_TTL = 24 * 3600
 CHUNK = 500
+RECORD_TTL = 24 * 3600
+"""The sweep's statistics and the lock holder's name outlive a day without sweeps by nothing
+(everything in Redis is bounded)."""
+REVIVE_AFTER = 10 * TICK_SECONDS
+"""A running tournament without a tick for this long gets one from the sweep."""
 
 
 def heartbeat_key(prefix: str, worker_name: str) -> str:
-    return f"{prefix}:worker:{worker_name}:alive"
+    return Keys(prefix).worker_alive(worker_name)
 
 
 def stats_key(prefix: str) -> str:
-    return f"{prefix}:sweep:stats"
+    return Keys(prefix).sweep_stats
 
 
 def holder_key(prefix: str) -> str:
     """Who holds the sweep lock: ``<worker name> <pid>`` (for operators and tests)."""
-    return f"{prefix}:sweep:holder"
+    return Keys(prefix).sweep_holder
 
 
 @dataclass
@@ -82,6 +90,7 @@ class PassReport:
     enqueued: list[tuple[str, int]] = field(default_factory=list)
     fallbacks: list[tuple[str, int]] = field(default_factory=list)
     dropped: int = 0
+    revived: list[str] = field(default_factory=list)
 
 
 class Sweep:
@@ -92,7 +101,10 @@ class Sweep:
         self.store = service.store
         self.settings = settings
         self.queue = queue_for(settings)
-        self.jobs = RqJobs(self.queue, service.store)
+        self.jobs = RqJobs(self.queue, service.store.keys)
+        self.tournaments, self.running = tournament_indexes(service.store, settings)
+        self.markers = connections.queue_str_client(settings)
+        """The bot job markers live beside the jobs, on the queue's Redis."""
 
     def run(
         self, now: float | None = None, keep_lock: Callable[[], object] | None = None
@@ -105,6 +117,7 @@ class Sweep:
         ids = self.store.live_ids()
         report.live = len(ids)
         gone: list[str] = []
+        listed: dict[str, float] = {}
         ended: set[str] = set()
         renewed = time.monotonic()
         for start in range(0, len(ids), CHUNK):
@@ -117,26 +130,37 @@ class Sweep:
                     gone.append(game_id)
                     if record is not None and record.tournament:
                         ended.add(record.tournament)
-                elif record.status is GameStatus.ACTIVE:
+                    continue
+                if record.visibility == "public":
+                    listed[game_id] = record.created_at
+                if record.status is GameStatus.ACTIVE:
                     try:
                         self._look_at(record, now, report)
-                    except redis.RedisError:
+                    except connections.REDIS_FAILURES:
                         raise
                     except Exception:  # one broken game must not stop the others
                         log.exception("sweep: game %s", game_id)
         for tournament_id in sorted(ended):  # its tick may have been lost with the follow-up
             self.jobs.tournament(tournament_id)
+        self._revive_tournaments(now, report)
+        self.store.listed.add(listed)  # a listing lost with a crash after the game's commit
         self.store.drop_live(gone)
         report.dropped = len(gone)
         self._record(report, now)
         return report
 
     def backfill(self) -> int:
-        """Once per database: put the games that were not over before the live index existed
-        into it. Returns how many."""
-        if not self.store.redis.set(f"{self.store.live_key}:filled", "1", nx=True):
+        """At a sweeper's start: move the indexes of a database older than their sharding
+        into their shards (``ShardedIndex.absorb``: nothing to do once done). Once per
+        database: put the games that were not over before the live index existed into it.
+        Returns how many."""
+        keys = self.store.keys
+        self.store.listed.absorb(keys.legacy_index("games"))
+        self.store.live.absorb(keys.legacy_index("live"))
+        self.tournaments.absorb(keys.legacy_index("tournaments"))
+        if not self.store.redis.set(keys.live_filled, "1", nx=True):
             return 0
-        ids = cast("list[str]", self.store.redis.zrange(self.store.index_key, 0, -1))
+        ids = self.store.listed.members()
         found: dict[str, float] = {}
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
@@ -144,8 +168,33 @@ class Sweep:
                 if record is not None and record.status is not GameStatus.OVER:
                     found[game_id] = record.created_at
         if found:
-            self.store.redis.zadd(self.store.live_key, found)
+            self.store.live.add(found)
         return len(found)
+
+    def _revive_tournaments(self, now: float, report: PassReport) -> None:
+        """Tick every running tournament whose ticks stopped (a crash before its first one,
+        a scheduled tick lost with the queue's Redis) for ``REVIVE_AFTER`` seconds; at most
+        one such tick per tournament per ``REVIVE_AFTER``. A tournament gone (expired)
+        leaves the running index."""
+        running = self.running.scored()
+        if not running:
+            return
+        keys = self.store.keys
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for tid, _ in running:
+                pipe.exists(keys.tournament(tid))
+                pipe.get(keys.tournament(tid, "beat"))
+            replies = pipe.execute()
+        gone = []
+        for (tid, created), stored, beat in zip(running, replies[::2], replies[1::2], strict=True):
+            if not stored:
+                gone.append(tid)
+            elif now - float(beat or created) > REVIVE_AFTER and self.store.redis.set(
+                keys.tournament(tid, "revived"), "1", nx=True, ex=int(REVIVE_AFTER)
+            ):
+                self.jobs.tournament(tid)
+                report.revived.append(tid)
+        self.running.remove(gone)
 
     def _look_at(self, record: GameRecord, now: float, report: PassReport) -> None:
         for key, due in record.due.items():
@@ -174,8 +223,8 @@ class Sweep:
 
     def _replay_allowed(self, record: GameRecord, seat: int) -> bool:
         """Count one more job for this decision; False once it has had ``MAX_REPLAYS``."""
-        key = self.store.key_for(record.id, f"replays:{seat}")
-        with self.store.redis.pipeline() as pipe:
+        key = self.store.keys.replays(record.id, seat)
+        with self.store.redis.pipeline(transaction=False) as pipe:
             pipe.hincrby(key, str(record.version), 1)
             pipe.expire(key, REPLAYS_TTL)
             made = pipe.execute()[0]
@@ -190,7 +239,7 @@ class Sweep:
         return made <= MAX_REPLAYS
 
     def _job_pending(self, game_id: str, seat: int) -> bool:
-        job_id = cast("str | None", self.store.redis.get(self.store.bot_job_key(game_id, seat)))
+        job_id = cast("str | None", self.markers.get(self.store.keys.bot_job(game_id, seat)))
         if job_id is None:
             return False
         job = Job.fetch_many([job_id], connection=self.queue.connection)[0]
@@ -209,6 +258,7 @@ class Sweep:
         key = stats_key(self.store.prefix)
         with self.store.redis.pipeline(transaction=False) as pipe:
             pipe.hset(key, mapping={"live": report.live, "stalled": len(report.stalled), "at": now})
+            pipe.expire(key, RECORD_TTL)
             if report.enqueued:
                 pipe.hincrby(key, "enqueued", len(report.enqueued))
             if report.fallbacks:
@@ -229,7 +279,7 @@ class Sweeper(threading.Thread):
         service = game_service(self.settings)
         client = service.store.redis
         prefix = service.store.prefix
-        lock = Lock(client, f"{prefix}:sweep:lock", timeout=LOCK_TIMEOUT, blocking=False)
+        lock = Lock(client, service.store.keys.sweep_lock, timeout=LOCK_TIMEOUT, blocking=False)
         sweep = Sweep(service, self.settings)
         backoff = INTERVAL
         filled = False
@@ -247,7 +297,7 @@ class Sweeper(threading.Thread):
                 held = lock.owned() and lock.reacquire()
             except redis.exceptions.LockError:
                 held = False
-            except redis.RedisError as exc:
+            except connections.REDIS_FAILURES as exc:
                 backoff = min(backoff * 2, 10.0)
                 log.warning("sweeper: Redis unavailable (%s); retrying in %.0f s", exc, backoff)
                 continue
@@ -259,7 +309,8 @@ class Sweeper(threading.Thread):
                 if not held:
                     held = lock.acquire()
                     if held:
-                        client.set(holder_key(prefix), f"{self.worker_name()} {os.getpid()}")
+                        holder = f"{self.worker_name()} {os.getpid()}"
+                        client.set(holder_key(prefix), holder, ex=RECORD_TTL)
                 if held:
                     report = sweep.run(keep_lock=keep)
                     if report.enqueued or report.fallbacks:
@@ -269,7 +320,7 @@ class Sweeper(threading.Thread):
                             len(report.enqueued),
                             len(report.fallbacks),
                         )
-            except redis.RedisError as exc:
+            except connections.REDIS_FAILURES as exc:
                 log.warning("sweep failed (%s); next pass in %.0f s", exc, INTERVAL)
             except Exception:
                 log.exception("sweep failed; next pass in %.0f s", INTERVAL)

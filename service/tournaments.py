@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from openskill.models import PlackettLuce
 from redis.exceptions import LockNotOwnedError
@@ -49,8 +49,9 @@ from service.errors import (
     UnknownBot,
 )
 from service.games import GameService, lookup_game
+from service.indexes import ShardedIndex
 from service.runtime import RqJobs, game_service, queue_for
-from service.store import GameStatus
+from service.store import GameStatus, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,17 @@ STANDINGS_EVERY = 5.0
 """While a tournament runs, its standings are recomputed at most this often (seconds)."""
 LOCK_SECONDS = 60.0
 """A tick holds its tournament's lock at most this long (a killed worker's lock frees)."""
+
+
+def tournament_indexes(store: GameStore, settings: Settings) -> tuple[ShardedIndex, ShardedIndex]:
+    """The tournaments by creation time: every one (the listing, its newest ``INDEX_SIZE``),
+    and the ones running (which the sweep revives when their ticks stop: ``service.sweep``).
+    Sharded like the games' indexes."""
+    shards = settings.index_shards
+    return (
+        ShardedIndex(store.redis, store.keys, "tournaments", shards, INDEX_SIZE),
+        ShardedIndex(store.redis, store.keys, "running", shards),
+    )
 
 
 @contextlib.contextmanager
@@ -178,8 +190,10 @@ class TournamentRunner:
         self.redis = self.service.store.redis
         self.prefix = settings.key_prefix
 
+        self.index, self.running = tournament_indexes(self.service.store, settings)
+
     def _key(self, tid: str, part: str = "") -> str:
-        return f"{self.prefix}:tournament:{{{tid}}}" + (f":{part}" if part else "")
+        return self.service.store.keys.tournament(tid, part)
 
     # --- storage --------------------------------------------------------------------------
     def load(self, tid: str) -> Tournament:
@@ -190,8 +204,7 @@ class TournamentRunner:
 
     def recent(self, offset: int, limit: int) -> list[Tournament]:
         """Tournaments, newest first."""
-        newest = self.redis.zrevrange(f"{self.prefix}:tournaments", offset, offset + limit - 1)
-        ids = cast("list[str]", newest)
+        ids = self.index.newest(offset, limit)
         found = [self.redis.get(self._key(tid)) for tid in ids]
         return [Tournament.from_json(json.loads(raw)) for raw in found if raw is not None]
 
@@ -249,12 +262,11 @@ class TournamentRunner:
         )
         if t.format == "mirrored":
             t.games = math.ceil(t.games / seats) * seats
+        # several slots (the record, the index shards, the queue): no transaction. Marked
+        # running first, so that a crash before the first tick leaves it to the sweep
+        self.running.add({t.id: t.created_at})
         self.save(t)
-        index = f"{self.prefix}:tournaments"
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(index, {t.id: t.created_at})
-            pipe.zremrangebyrank(index, 0, -INDEX_SIZE - 1)
-            pipe.execute()
+        self.index.add({t.id: t.created_at})
         jobs = RqJobs(queue_for(self.settings))
         jobs.tournament(t.id)
         jobs.tournament_later(t.id, TICK_SECONDS)
@@ -265,6 +277,7 @@ class TournamentRunner:
         """One step of the tournament (see the module docstring)."""
         t = self.load(tid)
         if t.status != "running":
+            self.running.remove([tid])  # idempotent: its removal may have been lost
             return "finished"
         jobs = RqJobs(queue_for(self.settings))
         beat_key = self._key(tid, "beat")
@@ -331,6 +344,7 @@ class TournamentRunner:
             t.status = "finished"
             t.finished_at = time.time()
             self.save(t)
+            self.running.remove([t.id])
             return "finished"
         if over > t.rated and now - t.rated_at >= STANDINGS_EVERY:
             t.standings, t.rated, t.rated_at = self.standings(t), over, now

@@ -1,8 +1,10 @@
 """The rq worker that plays bot seats: ``python -m service.worker [--burst] [--fork]``.
 
-The worker outlives Redis blips: rq's loop quits on some Redis errors ("found an unhandled
-exception, quitting"), so :func:`run` starts a new worker after a backoff (1 s doubling to
-30 s) until it is asked to stop. SIGTERM or Ctrl-C is rq's warm shutdown: the job in hand
+The worker outlives Redis blips and failovers: rq's loop quits on some Redis errors ("found
+an unhandled exception, quitting"; a ``ReadOnlyError`` from a demoted primary; a lost
+connection), so :func:`run` starts a new worker after a backoff (1 s doubling to 30 s) until
+it is asked to stop; a Sentinel URL's client finds the promoted primary on reconnecting.
+SIGTERM or Ctrl-C is rq's warm shutdown: the job in hand
 finishes, then the process exits. Every worker also runs the sweep thread
 (``service.sweep``) that keeps every game moving and fires deadlines.
 """
@@ -16,10 +18,10 @@ import threading
 import time
 from types import FrameType
 
-import redis
 from rq import SimpleWorker, Worker
 
 from service.config import Settings
+from service.connections import REDIS_FAILURES, QueueOnCluster, queue_url
 from service.logs import configure_logging
 from service.runtime import queue_for
 from service.sweep import Sweeper
@@ -67,7 +69,7 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
         try:
             # rq's Worker() talks to Redis (CLIENT SETNAME): Redis may still be down here
             worker = worker_class([queue], connection=queue.connection)
-        except redis.RedisError as exc:
+        except REDIS_FAILURES as exc:
             log.warning("worker: Redis failed at start: %s; retrying in %.0f s", exc, backoff)
         else:
             current[0] = worker.name
@@ -75,7 +77,7 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
                 sweeper.start()
             try:
                 worker.work(burst=burst, with_scheduler=True)
-            except redis.RedisError as exc:
+            except REDIS_FAILURES as exc:
                 log.warning("worker %s: Redis failed: %s", worker.name, exc)
             if worker.stop_asked or burst:
                 break
@@ -93,7 +95,8 @@ def run(settings: Settings, burst: bool = False, fork: bool = False) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run a worker on the dicehall queue of ``REDIS_URL`` until stopped (or empty, --burst).
+    """Run a worker on the dicehall queue (``DICEHALL_QUEUE_URL``, else ``REDIS_URL``) until
+    stopped (or empty, --burst).
 
     Bot jobs are short and CPU-bound, so by default the worker runs them in its own process
     (rq's SimpleWorker) instead of forking a work horse per job.
@@ -103,7 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
     args = parser.parse_args(argv)
     configure_logging()
-    run(Settings(), burst=args.burst, fork=args.fork)
+    settings = Settings()
+    try:
+        queue_url(settings)
+    except QueueOnCluster as exc:  # misconfigured: say so and stop, no traceback
+        parser.exit(2, f"{parser.prog}: {exc}\n")
+    run(settings, burst=args.burst, fork=args.fork)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,13 @@ need not be thread-safe); the move is posted (``POST actions`` with ``If-Match``
 idempotency key) by one of ``parallel`` sending threads, each on its own keep-alive
 connection, so that a decision in one game never waits for the POST of another (with
 ``parallel`` 1 the main thread posts it).
+
+The runner rides out an outage of the service (an API instance restarting, a Redis failover):
+for up to :attr:`Patience.seconds` it retries with backoff whatever failed in transport or
+with a 5xx or 429 (``503 not_replicated``, contention, a primary being promoted) -- a move
+always with the same ``Idempotency-Key``, so a move that was committed before the failure is
+answered from the stored reply instead of being played twice -- and reopens the feed, which
+starts again with what the account owes.
 """
 
 from __future__ import annotations
@@ -18,18 +25,60 @@ import json
 import queue
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from clients.cli.console import console, err_console
 from clients.cli.render import compact
-from clients.sdk import Client, IllegalActionError, ProblemError, StaleVersion
+from clients.sdk import (
+    Client,
+    IllegalActionError,
+    ProblemError,
+    RateLimited,
+    ServerError,
+    StaleVersion,
+    TransportError,
+)
 from clients.sdk.sse import ServerEvent
 from clients.strategies import pick
 
 Notice = dict[str, Any]
+T = TypeVar("T")
+
+OUTAGE = (TransportError, ServerError, RateLimited)
+"""What a service that is down, restarting or failing over answers: no answer, 5xx, 429."""
+
+
+@dataclass(frozen=True)
+class Patience:
+    """How long the runner keeps retrying through an outage, and how it spaces its tries
+    (``backoff * 2**(n-1)``, at most ``max_backoff``)."""
+
+    seconds: float = 120.0
+    backoff: float = 0.2
+    max_backoff: float = 5.0
+
+    def pause(self, attempt: int) -> float:
+        return min(self.backoff * 2 ** max(0, attempt - 1), self.max_backoff)
+
+    def retrying(self, call: Callable[[], T], what: str) -> T:
+        """``call()``, tried again after each :data:`OUTAGE` error until it has failed for
+        :attr:`seconds`; then that error."""
+        deadline = time.monotonic() + self.seconds
+        attempt = 0
+        while True:
+            try:
+                return call()
+            except OUTAGE as exc:
+                attempt += 1
+                if time.monotonic() >= deadline:
+                    raise
+                if attempt == 1:
+                    err_console.print(f"[yellow]{what}: {exc}; retrying[/]")
+                time.sleep(self.pause(attempt))
 
 
 def decision(client: Client, notice: Notice) -> tuple[Any, list[dict[str, Any]], int]:
@@ -80,25 +129,61 @@ class Tracer:
 
 
 class FeedReader(threading.Thread):
-    """Reads the account's SSE feed and puts ``(arrival time, event)`` on ``inbox``; an error
-    that outlasts the client's retries is put there too. A daemon: it ends with the process,
-    or at the first event after :meth:`stop`."""
+    """Reads the account's SSE feed and puts ``(arrival time, event)`` on ``inbox``. A feed
+    that fails (after the client's own retries) is reopened from the last event seen until
+    it has failed for ``patience``; then the error is put on ``inbox``, as is any other
+    error. A daemon: it ends with the process, or at the first event after :meth:`stop`."""
 
-    def __init__(self, client: Client, detail: str, inbox: queue.Queue[Any]) -> None:
+    def __init__(
+        self,
+        client: Client,
+        detail: str,
+        inbox: queue.Queue[Any],
+        patience: Patience | None = None,
+    ) -> None:
         super().__init__(name="dicehall-feed", daemon=True)
         self.client = client
         self.detail = detail
         self.inbox = inbox
+        self.patience = patience or Patience()
         self.stopping = threading.Event()
+        self.last_event_id: str | None = None
+        self.events = 0
+        self.reconnections = 0
 
     def run(self) -> None:
-        try:
-            for event in self.client.stream_bot_feed(detail=self.detail):
-                if self.stopping.is_set():
+        attempt, since = 0, time.monotonic()
+        while True:
+            seen = self.events
+            try:
+                self._follow()
+                return
+            except OUTAGE as exc:
+                if self.events != seen:  # it read events since the last failure: a new outage
+                    attempt, since = 0, time.monotonic()
+                attempt += 1
+                if time.monotonic() - since >= self.patience.seconds:
+                    self.inbox.put((time.time(), exc))
                     return
-                self.inbox.put((time.time(), event))
-        except Exception as exc:  # handed to the main thread, which raises it
-            self.inbox.put((time.time(), exc))
+                if attempt == 1:
+                    err_console.print(f"[yellow]the feed: {exc}; reconnecting[/]")
+                time.sleep(self.patience.pause(attempt))
+            except Exception as exc:  # handed to the main thread, which raises it
+                self.inbox.put((time.time(), exc))
+                return
+
+    def _follow(self) -> None:
+        """Read the feed (from the last event seen) until stopped or it fails."""
+        if self.last_event_id is not None:
+            self.reconnections += 1
+        stream = self.client.stream_bot_feed(last_event_id=self.last_event_id, detail=self.detail)
+        for event in stream:
+            if self.stopping.is_set():
+                return
+            self.events += 1
+            if event.id is not None:
+                self.last_event_id = event.id
+            self.inbox.put((time.time(), event))
 
     def stop(self) -> None:
         self.stopping.set()
@@ -114,6 +199,8 @@ class Move:
     decision: int
     received: float
     started: float
+    key: str
+    """The move's Idempotency-Key, the same on every retry."""
 
 
 class BotRunner:
@@ -129,8 +216,10 @@ class BotRunner:
         detail: str = "full",
         parallel: int = 4,
         tracer: Tracer | None = None,
+        patience: Patience | None = None,
     ) -> None:
         self.client = client
+        self.patience = patience or Patience()
         self.choose = choose
         self.quiet = quiet
         self.detail = detail
@@ -157,7 +246,7 @@ class BotRunner:
 
     def run(self, max_games: int = 0, idle: float = 0.0) -> None:
         inbox: queue.Queue[tuple[float, ServerEvent | Exception]] = queue.Queue()
-        reader = FeedReader(self._fresh_client(), self.detail, inbox)
+        reader = FeedReader(self._fresh_client(), self.detail, inbox, self.patience)
         pool = ThreadPoolExecutor(self.parallel) if self.parallel > 1 else None
         reader.start()
         try:
@@ -201,7 +290,9 @@ class BotRunner:
         Always called from the main thread: strategies need not be thread-safe."""
         started = time.time()
         game_id = notice["game_id"]
-        view, actions, decision_id = decision(self.client, notice)
+        view, actions, decision_id = self.patience.retrying(
+            lambda: decision(self.client, notice), f"{game_id}: reading the decision"
+        )
         if not actions:
             return None
         try:
@@ -209,14 +300,26 @@ class BotRunner:
         except ValueError as exc:
             err_console.print(f"[red]strategy error in {game_id}:[/] {exc}")
             action = dict(actions[0]["action"])
-        return Move(notice, action, decision_id, received, started)
+        return Move(notice, action, decision_id, received, started, str(uuid.uuid4()))
 
     def post(self, client: Client, move: Move) -> None:
-        """Send ``move`` (one POST with ``If-Match`` and an idempotency key)."""
+        """Send ``move`` (one POST with ``If-Match`` and its idempotency key), retried
+        through an outage with the same key. A move that still failed when patience ran out
+        is forgotten as answered, so the feed's next ``pending`` offers it again."""
         game_id, action = move.notice["game_id"], move.action
         posted = time.time()
         try:
-            reply = client.act(game_id, action, if_match=move.decision)
+            reply = self.patience.retrying(
+                lambda: client.act(
+                    game_id, action, if_match=move.decision, idempotency_key=move.key
+                ),
+                f"{game_id}: the move",
+            )
+        except OUTAGE as exc:
+            err_console.print(f"[red]{game_id}: gave up on the move:[/] {exc}")
+            seat = int(move.notice["seat"])
+            self.answered.discard((game_id, seat, int(move.notice.get("decision", -1))))
+            return
         except StaleVersion:
             return
         except IllegalActionError as refused:

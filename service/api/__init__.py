@@ -35,6 +35,8 @@ _EXAMPLE_DETAILS = {
     "key per move",
     "contention": "too many simultaneous writes to game 3f2a9c0d1b7e4a55 (24 attempts); nothing "
     "was changed, retry shortly",
+    "not_replicated": "the write was made but reached 0 of 1 replicas in time; retry with the "
+    "same Idempotency-Key to get its answer once it is replicated",
     "invalid_if_match": 'If-Match takes a version such as "7"',
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
 }

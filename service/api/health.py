@@ -1,5 +1,6 @@
 """Health: ``/v1/health/live`` (the process answers; never touches Redis), ``/v1/health/ready``
-(this process can serve games now: Redis reachable and writable, not shutting down), and
+(this process can serve games now: the game store's Redis and the queue's, when that is
+another, reachable and writable primaries; not shutting down), and
 ``/v1/health`` (Redis reachable; kept for existing probes)."""
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ import redis
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from redis.exceptions import RedisClusterException
 
+from service import connections
 from service.api import NO_TOKEN, operation, problems
+from service.connections import get_redis
+from service.keys import Keys
 from service.lifecycle import draining
 from service.problems import Problem
-from service.redis_conn import get_redis
 from service.schemas import HealthSchema
 
 blp = Blueprint("health", __name__, url_prefix="/v1", description="Liveness and readiness")
@@ -23,9 +27,12 @@ PROBE_TTL = 10
 """Seconds the readiness probe's test write lives."""
 
 
-def _unreachable(exc: redis.RedisError) -> Problem:
+def _unreachable(exc: Exception, which: str = "") -> Problem:
     return Problem(
-        503, "redis_unavailable", f"Redis is unreachable: {exc}", headers={"Retry-After": "1"}
+        503,
+        "redis_unavailable",
+        _sentence(f"{which}Redis is unreachable: {exc}"),
+        headers={"Retry-After": "1"},
     )
 
 
@@ -40,7 +47,7 @@ class Health(MethodView):
         """Report whether the API is up and reaches Redis"""
         try:
             get_redis().ping()
-        except redis.RedisError as exc:
+        except connections.REDIS_FAILURES as exc:
             raise _unreachable(exc) from None
         return {"status": "ok", "redis": "ok"}
 
@@ -67,16 +74,29 @@ class Ready(MethodView):
         """Report whether this process can serve games: Redis reachable and writable"""
         if draining():
             raise Problem(503, "shutting_down", "this server is shutting down; use another")
-        probe = f"{current_app.config['DICEHALL'].key_prefix}:ready"
-        try:
-            get_redis().set(probe, "1", ex=PROBE_TTL)
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
-            raise _unreachable(exc) from None
-        except redis.RedisError as exc:  # read-only replica, MOVED, out of memory...
-            raise Problem(
-                503,
-                "redis_not_writable",
-                f"Redis does not take writes: {exc}",
-                headers={"Retry-After": "1"},
-            ) from None
+        settings = current_app.config["DICEHALL"]
+        probe = Keys(settings.key_prefix).ready
+        _probe(get_redis(), probe, "")
+        if connections.queue_url(settings) != settings.redis_url:
+            _probe(connections.queue_str_client(settings), probe, "the queue's ")
         return {"status": "ok", "redis": "ok"}
+
+
+def _probe(client: redis.Redis, key: str, which: str) -> None:
+    """A test write: a writable primary answers it (a replica, a demoted primary or a full
+    Redis refuses it). Raises the 503 problem that says which Redis failed."""
+    try:
+        client.set(key, "1", ex=PROBE_TTL)
+    except (redis.ConnectionError, redis.TimeoutError, RedisClusterException) as exc:
+        raise _unreachable(exc, which) from None
+    except redis.RedisError as exc:  # read-only replica, MOVED, out of memory...
+        raise Problem(
+            503,
+            "redis_not_writable",
+            _sentence(f"{which}Redis does not take writes: {exc}"),
+            headers={"Retry-After": "1"},
+        ) from None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -166,6 +166,7 @@ class Actions(MethodView):
         (422, "malformed_action"),
         (422, "validation_failed"),
         (503, "contention"),
+        (503, "not_replicated"),
     )
     @links(
         blp,

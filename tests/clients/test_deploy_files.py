@@ -1,8 +1,11 @@
 """deploy/ runs the same processes as ``dicehall up``: one API command, one worker command,
-one REDIS_URL, in the Procfile, supervisor, docker-compose and Kubernetes alike."""
+one REDIS_URL, in the Procfile, supervisor, docker-compose and Kubernetes alike; and its
+shape scales: the API and workers without fixed host ports or single replicas, Redis with
+persistence, ``maxmemory`` and no eviction (issue 14)."""
 
 from __future__ import annotations
 
+import re
 import runpy
 import shlex
 from pathlib import Path
@@ -26,11 +29,16 @@ def k8s_documents() -> list[dict[str, Any]]:
     return docs
 
 
-def containers(kind_name: str) -> list[dict[str, Any]]:
+def workload(name: str) -> dict[str, Any]:
+    """The Deployment or StatefulSet called ``name``."""
     for doc in k8s_documents():
-        if doc["kind"] == "Deployment" and doc["metadata"]["name"] == kind_name:
-            return doc["spec"]["template"]["spec"]["containers"]
-    raise AssertionError(f"no Deployment {kind_name}")
+        if doc["kind"] in ("Deployment", "StatefulSet") and doc["metadata"]["name"] == name:
+            return doc
+    raise AssertionError(f"no Deployment or StatefulSet {name}")
+
+
+def containers(name: str) -> list[dict[str, Any]]:
+    return workload(name)["spec"]["template"]["spec"]["containers"]
 
 
 def test_up_starts_the_api_and_worker_commands_deploy_uses() -> None:
@@ -131,3 +139,168 @@ def test_gunicorn_config_reads_its_environment(
 def test_gunicorn_access_log_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DICEHALL_ACCESS_LOG", "")
     assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["accesslog"] is None
+
+
+def redis_settings(words: list[str]) -> dict[str, str]:
+    """``--name value`` pairs of a redis-server command line, or ``name value`` lines."""
+    pairs = {}
+    for index, word in enumerate(words[:-1]):
+        if word.startswith("--"):
+            pairs[word[2:]] = words[index + 1]
+    return pairs
+
+
+def memory_bytes(amount: str) -> int:
+    """``768mb`` (Redis) or ``1Gi`` (Kubernetes) in bytes."""
+    number, unit = re.fullmatch(r"(\d+)\s*([A-Za-z]*)", amount).groups()  # type: ignore[union-attr]
+    scale = {"": 1, "kb": 1000, "mb": 10**6, "gb": 10**9, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}
+    return int(number) * scale[unit]
+
+
+def test_compose_scales_the_api_behind_nginx_without_a_host_port() -> None:
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    # `--scale api=3` fails on a fixed host port: only the proxy publishes one
+    assert "ports" not in services["api"]
+    assert services["api"]["expose"] == ["8000"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert [p.split(":")[-1] for p in proxy["ports"]] == ["80"]
+    (mount,) = proxy["volumes"]
+    source = mount.split(":")[0]
+    nginx = (DEPLOY / source).read_text()
+    # a variable upstream re-resolved through Docker's DNS sees every api container
+    assert "resolver 127.0.0.11" in nginx
+    assert re.search(r"set \$api http://api:8000;", nginx)
+    assert "proxy_pass $api;" in nginx
+    assert "proxy_buffering off;" in nginx  # SSE feeds and long-polls pass through at once
+    assert services["worker"]["deploy"]["replicas"] >= 2
+
+
+def test_compose_redis_persists_and_refuses_writes_when_full() -> None:
+    redis = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]["redis"]
+    settings = redis_settings(redis["command"])
+    assert settings["appendonly"] == "yes"
+    assert memory_bytes(settings["maxmemory"]) > 0
+    assert settings["maxmemory-policy"] == "noeviction"
+    assert any(v.endswith(":/data") for v in redis["volumes"])
+
+
+def test_kubernetes_api_and_workers_are_scalable_deployments() -> None:
+    for name in ("dicehall-api", "dicehall-worker"):
+        deployment = workload(name)
+        assert deployment["kind"] == "Deployment"
+        assert deployment["spec"]["replicas"] >= 2
+        (container,) = containers(name)
+        assert "hostPort" not in str(container.get("ports", []))
+    (api,) = containers("dicehall-api")
+    assert api["readinessProbe"]["httpGet"]["path"] == "/v1/health/ready"
+
+
+def test_kubernetes_redis_is_a_stateful_set_with_aof_and_maxmemory_below_its_limit() -> None:
+    redis = workload("dicehall-redis")
+    assert redis["kind"] == "StatefulSet"
+    (claim,) = redis["spec"]["volumeClaimTemplates"]
+    (container,) = containers("dicehall-redis")
+    assert {"name": claim["metadata"]["name"], "mountPath": "/data"} in container["volumeMounts"]
+    assert container["readinessProbe"]
+    config = next(
+        d
+        for d in k8s_documents()
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "dicehall-redis-config"
+    )
+    conf_path = container["args"][1]
+    mount = next(m for m in container["volumeMounts"] if conf_path.startswith(m["mountPath"]))
+    volume = next(
+        v for v in redis["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"]
+    )
+    assert volume["configMap"]["name"] == "dicehall-redis-config"
+    lines = config["data"][Path(conf_path).name].splitlines()
+    settings = dict(
+        line.split(None, 1) for line in lines if line.strip() and not line.startswith("#")
+    )
+    assert settings["appendonly"] == "yes"
+    assert settings["dir"] == "/data"
+    assert settings["maxmemory-policy"] == "noeviction"
+    limit = memory_bytes(container["resources"]["limits"]["memory"])
+    assert 0 < memory_bytes(settings["maxmemory"]) < limit
+
+
+URL = re.compile(r"\b(redis[+\w]*)://[\w:@\[][^\s`'\"]*")
+"""A Redis URL with a host (not a placeholder like ``redis+cluster://...``)."""
+
+
+def test_every_redis_url_the_deploy_files_suggest_has_a_scheme_dicehall_reads() -> None:
+    texts = [p.read_text() for p in sorted(DEPLOY.rglob("*")) if p.is_file()]
+    schemes = {match.group(1) for text in texts for match in URL.finditer(text)}
+    assert schemes <= {"redis", "redis+cluster", "redis+sentinel"}, schemes
+    assert "redis+cluster" in schemes and "redis+sentinel" in schemes
+
+
+DEPLOY_DOC = DEPLOY.parent / "docs" / "DEPLOY.md"
+
+
+def deploy_doc_commands() -> list[list[str]]:
+    """The docker and kubectl commands of docs/DEPLOY.md's blocks (run where Docker or a
+    cluster is; here their files and names are checked)."""
+    from tests.docs.doctest_blocks import blocks, shell_commands
+
+    commands = []
+    for block in blocks("docs/DEPLOY.md"):
+        if block.kind == "tested-by":
+            assert block.argument == "tests/clients/test_deploy_files.py"
+            commands += [shlex.split(line) for line in shell_commands(block.body)]
+    return commands
+
+
+def option(words: list[str], name: str) -> list[str]:
+    return [words[i + 1] for i, word in enumerate(words[:-1]) if word == name]
+
+
+def test_deploy_doc_docker_commands_name_files_and_services_that_exist() -> None:
+    commands = [w for w in deploy_doc_commands() if w[0] == "docker"]
+    assert any("compose" in w for w in commands) and any("build" in w for w in commands)
+    for words in commands:
+        for path in option(words, "-f"):
+            assert (DEPLOY.parent / path).is_file(), words
+        if "compose" in words:
+            (path,) = option(words, "-f")
+            services = yaml.safe_load((DEPLOY.parent / path).read_text())["services"]
+            scaled = [s.split("=")[0] for s in option(words, "--scale")]
+            assert scaled and set(scaled) <= set(services), words
+            assert all("ports" not in services[name] for name in scaled), words
+
+
+def test_deploy_doc_kubectl_commands_name_the_manifests_namespace_and_deployments() -> None:
+    commands = [w for w in deploy_doc_commands() if w[0] == "kubectl"]
+    kustomization = yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())
+    deployments = {d["metadata"]["name"] for d in k8s_documents() if d["kind"] == "Deployment"}
+    assert commands
+    for words in commands:
+        for directory in option(words, "-k"):
+            assert (DEPLOY.parent / directory / "kustomization.yaml").is_file(), words
+        for namespace in option(words, "-n"):
+            assert namespace == kustomization["namespace"], words
+        for target in (w for w in words if w.startswith("deployment/")):
+            assert target.removeprefix("deployment/") in deployments, words
+        if "scale" in words:
+            assert [w for w in words if w.startswith("--replicas=")], words
+
+
+def test_every_redis_url_in_the_deploy_doc_and_manifests_parses() -> None:
+    from service.connections import parse
+
+    texts = [DEPLOY_DOC.read_text()] + [
+        p.read_text() for p in sorted(DEPLOY.rglob("*")) if p.is_file()
+    ]
+    urls = {match.group(0) for text in texts for match in URL.finditer(text)}
+    kinds = {parse(url.rstrip(".,;)|")).kind for url in urls}
+    assert kinds == {"single", "cluster", "sentinel"}, urls
+
+
+def test_every_setting_the_deploy_doc_names_is_read_by_the_service() -> None:
+    named = set(re.findall(r"^\| `([A-Z_]+)`", DEPLOY_DOC.read_text(), re.M))
+    named |= set(re.findall(r"^\| `[A-Z_]+`, `([A-Z_]+)`", DEPLOY_DOC.read_text(), re.M))
+    read = "".join(p.read_text() for p in (DEPLOY.parent / "service").rglob("*.py"))
+    read += (DEPLOY / "gunicorn.conf.py").read_text()
+    assert len(named) >= 8
+    assert {name for name in named if f'"{name}"' not in read} == set()

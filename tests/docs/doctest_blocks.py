@@ -25,7 +25,7 @@ from pathlib import Path
 import click
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ["README.md", "docs/API.md", "docs/BOTS.md", "clients/README.md"]
+DOCS = ["README.md", "docs/API.md", "docs/BOTS.md", "docs/DEPLOY.md", "clients/README.md"]
 RUNNABLE = {"sh", "bash", "python", "json"}
 KINDS = {"run", "cli", "paths", "tested-by", "skip"}
 

@@ -4,13 +4,19 @@ move the service acknowledged, to compare with the game's log afterwards."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import requests
 
+from clients.sdk import Client
 from clients.verifier import audit_game
+from tests.conftest import ROOT
 
 RETRY_PAUSE = 0.2
 """A client's pause before retrying a failed request (its backoff, not a synchronisation)."""
@@ -127,3 +133,53 @@ def unverified(base: str, game_ids: list[str]) -> list[str]:
         if not audit_game(summary, log, {None: view}).ok:
             bad.append(game_id)
     return bad
+
+
+class ExternalBot:
+    """A bot account played by ``dicehall bot run`` (the CLI's SSE runner) in a process of
+    its own, until ``games`` of its games end; its output goes to ``log``."""
+
+    def __init__(self, base: str, name: str, log: Path, games: int, patience: float = 120) -> None:
+        account = Client(base).register_bot(name, "faults@dicehall.dev")
+        self.account, self.token, self.log = account["id"], account["token"], log
+        self.base, self.games, self.patience = base, games, patience
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def seat(self) -> dict[str, str]:
+        return {"kind": "external", "account": self.account}
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "clients.cli", "bot", "run", "--token", self.token]
+        command += ["--strategy", "first", "--games", str(self.games)]
+        command += ["--patience", str(self.patience)]
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env={**os.environ, "DICEHALL_URL": self.base, "COLUMNS": "200"},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def finish(self, timeout: float) -> str:
+        """Wait for the runner to end by itself (its games over); its output. Fails if it
+        exits with an error or outlives ``timeout``."""
+        assert self.proc is not None
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            message = f"the bot runner still ran after {timeout} s:\n{self.output}"
+            raise AssertionError(message) from None
+        assert code == 0, f"the bot runner exited with {code}:\n{self.output}"
+        return self.output
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    @property
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""

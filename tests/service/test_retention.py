@@ -10,6 +10,8 @@ import pytest
 
 from clients.verifier import audit_game
 from engine.games import LISTED, get_game
+from service.config import Settings
+from service.keys import Keys
 from service.store import ANSWER_GRACE, Retention
 from tests.service.test_api_basics import auth
 
@@ -28,11 +30,19 @@ def join_all(client, created: dict) -> list[str]:
 
 TARGET = 4096
 """Bytes a finished 4-seat game may keep in Redis."""
-BOUNDED_INDEXES = {"dh:games", "dh:tournaments"}
-"""Sorted sets without a TTL, trimmed to their newest 10,000 members (docs/API.md)."""
-LIVE_INDEX = {"dh:live", "dh:live:filled"}
-"""The sweep's sorted set of games not over (and its once-per-database backfill marker), no
-TTL: a game leaves it when the sweep finds it over or gone (docs/API.md)."""
+KEYS = Keys()
+SHARDS = Settings().index_shards
+BOUNDED_INDEXES = {
+    KEYS.index_shard(name, shard) for name in ("games", "tournaments") for shard in range(SHARDS)
+}
+"""Sorted sets (the shards of the listings) without a TTL, each trimmed to its share of the
+newest 10,000 (docs/API.md)."""
+LIVE_SHARDS = {KEYS.index_shard("live", shard) for shard in range(SHARDS)}
+RUNNING = {KEYS.index_shard("running", shard) for shard in range(SHARDS)}
+"""The tournaments still running (a tournament leaves when it finishes or is gone)."""
+LIVE_INDEX = LIVE_SHARDS | RUNNING | {KEYS.live_filled}
+"""The sweep's sorted set of games not over, sharded (and its once-per-database backfill
+marker), no TTL: a game leaves it when the sweep finds it over or gone (docs/API.md)."""
 
 
 def play(client, name: str, seats: int, seed: str) -> tuple[str, list[str]]:
@@ -170,7 +180,9 @@ def test_every_key_has_a_ttl_or_is_a_bounded_index(client, redis_client):
     assert set(forever) <= BOUNDED_INDEXES | LIVE_INDEX, forever
     for index in BOUNDED_INDEXES & set(forever):
         assert redis_client.type(index) == "zset"
-    if "dh:live" in forever:
-        assert redis_client.type("dh:live") == "zset"
-        live = redis_client.zrange("dh:live", 0, -1)
-        assert live and all(redis_client.exists(f"dh:{{{game_id}}}:game") for game_id in live)
+    live = [
+        game_id for key in LIVE_SHARDS & set(forever) for game_id in redis_client.zrange(key, 0, -1)
+    ]
+    if live:
+        assert all(redis_client.type(key) == "zset" for key in LIVE_SHARDS & set(forever))
+        assert all(redis_client.exists(KEYS.game(game_id)) for game_id in live)

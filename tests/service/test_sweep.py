@@ -16,7 +16,15 @@ from rq.job import JobStatus
 from service.config import Settings
 from service.runtime import game_service, queue_for
 from service.store import GameRecord, GameStatus
-from service.sweep import BOT_GRACE, MAX_REPLAYS, STALLED_AFTER, Sweep, heartbeat_key
+from service.sweep import (
+    BOT_GRACE,
+    MAX_REPLAYS,
+    REVIVE_AFTER,
+    STALLED_AFTER,
+    Sweep,
+    heartbeat_key,
+)
+from service.tournaments import TournamentRunner
 
 QUEUE = "dicehall-sweep-test"
 
@@ -151,11 +159,54 @@ def test_backfill_indexes_the_games_of_a_database_older_than_the_index(
 ) -> None:
     service = game_service(settings)
     ids = {bot_game(settings) for _ in range(2)}
-    redis_client.delete(service.store.live_key, f"{service.store.live_key}:filled")
+    redis_client.delete(*service.store.live.keys, service.store.keys.live_filled)
     sweep = Sweep(service, settings)
     assert sweep.backfill() == 2
     assert set(service.store.live_ids()) == ids
     assert sweep.backfill() == 0  # once per database
+
+
+def test_sweep_ticks_a_tournament_whose_ticks_were_lost_once_per_revive_interval(
+    settings,
+) -> None:
+    service = game_service(settings)
+    runner = TournamentRunner(settings, service)
+    spec = {
+        "game": "toy",
+        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
+        "games": 2,
+    }
+    tournament = runner.create(spec)
+    queue = queue_for(settings)
+    queue.empty()  # its first ticks were lost (a crash after it was stored)
+    sweep = Sweep(service, settings)
+    assert sweep.run(now=time.time()).revived == []  # not silent long enough yet
+    later = time.time() + REVIVE_AFTER + 1
+    assert sweep.run(now=later).revived == [tournament.id]
+    assert [(job.func_name, job.args) for job in queue.jobs] == [
+        ("service.jobs.tournament_tick", (tournament.id, False))
+    ]
+    assert sweep.run(now=later).revived == []  # one tick per interval, not one per pass
+    finished = runner.load(tournament.id)
+    finished.status = "finished"
+    runner.save(finished)
+    assert runner.tick(tournament.id, False) == "finished"
+    assert tournament.id not in runner.running.members()
+
+
+def test_a_sweeper_moves_indexes_kept_on_one_key_into_their_shards(settings, redis_client) -> None:
+    service = game_service(settings)
+    keys = service.store.keys
+    redis_client.zadd(keys.legacy_index("games"), {"old-1": 1.0, "old-2": 2.0})
+    redis_client.zadd(keys.legacy_index("live"), {"old-2": 2.0})
+    redis_client.zadd(keys.legacy_index("tournaments"), {"t-old": 3.0})
+    sweep = Sweep(service, settings)
+    sweep.backfill()
+    assert service.store.game_ids() == ["old-2", "old-1"]
+    assert "old-2" in service.store.live_ids()
+    assert sweep.tournaments.members() == ["t-old"]
+    legacy = [keys.legacy_index(name) for name in ("games", "live", "tournaments")]
+    assert redis_client.exists(*legacy) == 0
 
 
 def test_sweep_gives_up_on_a_decision_whose_jobs_keep_failing(settings) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from clients.cli.bot_runner import BotRunner, Tracer
+from clients.cli.bot_runner import BotRunner, Patience, Tracer
 from clients.cli.console import console
 from clients.cli.options import pass_client
 from clients.sdk import Client
@@ -66,6 +66,14 @@ def run_options(func: Any) -> Any:
             default=None,
             hidden=True,
             help="Ignored: the feed is pushed over SSE (kept so older command lines run).",
+        ),
+        click.option(
+            "--patience",
+            default=Patience.seconds,
+            show_default=True,
+            type=click.FloatRange(0),
+            help="Seconds to keep retrying through an outage (an API restart, a Redis "
+            "failover): moves with the same idempotency key, the feed reconnected.",
         ),
         click.option("--quiet", is_flag=True, help="Print only finished games."),
         click.option(
@@ -121,6 +129,7 @@ def play_as_bot(
     detail: str,
     parallel: int,
     trace: str | None,
+    patience: float = Patience.seconds,
     wait: float | None = None,
 ) -> None:
     """Play every decision the bot account of --token owes, until stopped: each decision
@@ -134,6 +143,12 @@ def play_as_bot(
     account = client.bot_account()
     console.print(f"bot [bold]{account['name']}[/] ({account['id']}) plays with {strategy!r}")
     runner = BotRunner(
-        client, choose, quiet=quiet, detail=detail, parallel=parallel, tracer=Tracer(trace)
+        client,
+        choose,
+        quiet=quiet,
+        detail=detail,
+        parallel=parallel,
+        tracer=Tracer(trace),
+        patience=Patience(seconds=patience),
     )
     runner.run(max_games=max_games, idle=idle)

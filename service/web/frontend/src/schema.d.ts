@@ -5543,7 +5543,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description contention */
+            /** @description contention / not_replicated */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,51 @@
+"""``dicehall bot run`` rides out an outage of the API: kill -9 of gunicorn in the middle of
+its games, back 3 s later; the runner retries its moves (same Idempotency-Key) and reopens
+its feed, and plays every game to the end without exiting."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from service.store import GameStatus
+from tests.conftest import wait_until
+from tests.faults.clients import ExternalBot, call, unverified
+from tests.faults.conftest import Progress, Stack
+from tests.players import create
+
+GAMES = ("carcassonne", "burgundy")
+"""Long games: both still running when the API is killed."""
+OUTAGE = 3.0
+"""How long the API stays down: the fault itself, not a wait for anything."""
+
+
+@pytest.mark.fault
+def test_the_bot_runner_plays_on_through_an_api_outage(stack: Stack, tmp_path: Path) -> None:
+    stack.start_api()
+    stack.start_worker()
+    bot = ExternalBot(stack.base, "outlasting", tmp_path / "bot.log", games=len(GAMES))
+    seats = [bot.seat(), {"kind": "bot", "bot": "heuristic"}]
+    game_ids = [create(stack.base, name, seats)["id"] for name in GAMES]
+    bot.start()
+    try:
+        progress = Progress(stack.service(), game_ids)
+
+        def some_moves() -> bool:
+            return all(r is not None and r.version >= 4 for r in progress.snapshot().values())
+
+        wait_until(some_moves, 60, "the bot to play a few moves of every game")
+        stack.kill_api()
+        running = [r.status for r in progress.snapshot().values() if r is not None]
+        assert running == [GameStatus.ACTIVE] * len(GAMES), "a game ended before the outage"
+        time.sleep(OUTAGE)  # the outage: the API stays down this long (the fault)
+        stack.start_api()
+        output = bot.finish(timeout=240)
+    finally:
+        bot.stop()
+    assert "retrying" in output or "reconnecting" in output, output
+    for game_id in game_ids:
+        assert call("GET", f"{stack.base}/v1/games/{game_id}").json()["status"] == "over"
+        assert f"game {game_id} over" in output
+    assert unverified(stack.base, game_ids) == []
