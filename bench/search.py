@@ -5,8 +5,8 @@
         [--log FILE]
     python bench/search.py summary --game carcassonne --log FILE [--iterations 200]
     python bench/search.py tournament --game kingdice --seats 2 --rounds 40 [--iterations 48]
-    python bench/search.py tournaments [--only burgundy,kingdice] [--rounds 10]
-        [--max-rounds 400] [--cpu-minutes 20] [--iterations N] [--json FILE]
+    python bench/search.py tournaments [--only burgundy,kingdice] [--seat-counts 2,3,4]
+        [--rounds 10] [--max-rounds 400] [--cpu-minutes 20] [--iterations N] [--json FILE]
 
 ``speed``: steps per second per game on the checked path (``apply`` with verifiable ``Dice``,
 what the service does), on the fast path (``perform`` with ``FastDice``, what search does)
@@ -457,7 +457,7 @@ def tournaments(console: Console, args: argparse.Namespace) -> None:
     todo: list[tuple[Game, int]] = []
     for name in games:
         game = get_game(name)
-        for seats in (2, 3, 4):
+        for seats in map(int, args.seat_counts.split(",")):
             problem = seat_problem(game, seats)
             if problem:
                 console.print(f"skipped: {problem}")
@@ -537,6 +537,7 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser.add_argument("--seconds", type=float, default=3.0, help="per cell (speed)")
     parser.add_argument("--log", help="append each solo seed's figures to this file (JSON lines)")
     parser.add_argument("--only", help="tournaments: these games (comma-separated)")
+    parser.add_argument("--seat-counts", default="2,3,4", help="tournaments: these seat counts")
     parser.add_argument(
         "--max-rounds", type=int, default=400, help="tournaments: most deals of one"
     )
