@@ -475,24 +475,32 @@ def tournaments(console: Console, args: argparse.Namespace) -> None:
             plan = run.plan(args.max_rounds)
             task = progress.add_task(f"{game.name} {seats} seats (deals)", total=args.rounds)
             start, started = time.process_time(), time.monotonic()
-            while run.games < len(plan):
-                run.play_round(plan)
-                spent = time.process_time() - start
-                progress.update(task, completed=run.games // seats)
-                progress.update(overall, completed=time.process_time() - began)
-                late = time.monotonic() - started > wall_share
-                if run.games // seats >= args.rounds and (
-                    all(run.separated()) or spent > share or late
-                ):
-                    break
+            try:
+                while run.games < len(plan):
+                    run.play_round(plan)
+                    spent = time.process_time() - start
+                    progress.update(task, completed=run.games // seats)
+                    progress.update(overall, completed=time.process_time() - began)
+                    late = time.monotonic() - started > wall_share
+                    if run.games // seats >= args.rounds and (
+                        all(run.separated()) or spent > share or late
+                    ):
+                        break
+            except KeyboardInterrupt:  # Ctrl-C: report the deals played so far, then stop
+                stopped = True
+            else:
+                stopped = False
             progress.remove_task(task)
-            figures = run.figures() | {"cpu_seconds": time.process_time() - start}
-            done.append(figures)
-            console.print(tournament_table(figures))
-            console.print(separation_line(figures))
-            if args.json:
-                with open(args.json, "a") as out:
-                    out.write(json.dumps(figures | {"machine": machine}) + "\n")
+            if run.games:
+                figures = run.figures() | {"cpu_seconds": time.process_time() - start}
+                done.append(figures | {"interrupted": stopped})
+                console.print(tournament_table(figures))
+                console.print(separation_line(figures) + (" (interrupted)" if stopped else ""))
+                if args.json:
+                    with open(args.json, "a") as out:
+                        out.write(json.dumps(figures | {"machine": machine}) + "\n")
+            if stopped:
+                break
     summary_of_tournaments(console, done)
     machine["load_after"] = os.getloadavg()
     console.print(f"CPU {(time.process_time() - began) / 60:.1f} min; " + machine_line(machine))
