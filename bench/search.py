@@ -5,6 +5,8 @@
         [--log FILE]
     python bench/search.py summary --game carcassonne --log FILE [--iterations 200]
     python bench/search.py tournament --game kingdice --seats 2 --rounds 40 [--iterations 48]
+    python bench/search.py tournaments [--only burgundy,kingdice] [--seat-counts 2,3,4]
+        [--rounds 10] [--max-rounds 400] [--cpu-minutes 20] [--iterations N] [--json FILE]
 
 ``speed``: steps per second per game on the checked path (``apply`` with verifiable ``Dice``,
 what the service does), on the fast path (``perform`` with ``FastDice``, what search does)
@@ -15,7 +17,14 @@ view, what a search rollout costs); the checked path is the baseline measured in
 Burgundy duchy A solo: points), means with 95% confidence intervals and the paired
 difference. ``tournament``: search, heuristic and random (a second random for 4 seats) in a
 mirrored tournament (each deal played with the seats rotated), rated in schedule order with
-openskill Plackett-Luce as the service does (``mu +- 2 sigma``, ordinal ``mu - 3 sigma``).
+openskill Plackett-Luce as the service does (``mu +- 2 sigma``, ordinal ``mu - 3 sigma``),
+with each bot's decision CPU time (p50, p95) and the share of their games in which search
+placed above the heuristic (per deal, with its 95% CI). ``tournaments``: that for every
+game with 2, 3 and 4 seats (a seat count a game refuses is skipped with the reason), at
+least ``--rounds`` deals each, then more while search > heuristic > random is not strictly
+separated and the tournament's share of ``--cpu-minutes`` (and of ``--wall-minutes``, on a
+busy machine) is not spent; the search plays
+:data:`TOURNAMENT_ITERATIONS` simulations a decision (reproducible) unless told.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -44,6 +54,7 @@ from engine.simulate import play
 from service.tournaments import Participant, Tournament, schedule
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.cluster import machine_line, machine_state, percentile
 from tests.engine.burgundy_reference import ReferenceHeuristic
 
 SOLO = {
@@ -242,74 +253,288 @@ def budget_text(args: argparse.Namespace) -> str:
 
 
 # --- tournament ---------------------------------------------------------------------------
-def tournament(console: Console, args: argparse.Namespace) -> None:
-    game = get_game(args.game)
-    names = ["search", "heuristic", "random"] + (["random-b"] if args.seats == 4 else [])
-    t = Tournament(
-        id="bench",
-        game=game.name,
-        options={},
-        participants=[Participant(name, bot=name.split("-")[0]) for name in names],
-        games=args.rounds * args.seats,
-        format="mirrored",
-        seats_per_game=args.seats,
-        seed=f"bench-{args.game}-{args.seats}",
-        decision_seconds=None,
-        concurrency=1,
-        created_at=0.0,
+TOURNAMENT_ITERATIONS = {"burgundy": 32, "carcassonne": 32, "diceland": 40, "kingdice": 40}
+"""The search's iteration budget per game in ``tournaments``: the least that plays every
+candidate in at least four worlds (Burgundy keeps 8 candidates, Diceland and King of the
+Dice 10, Carcassonne up to 6 placements and the other steps), so the search can override
+its favourite (three worlds at least); fewer iterations play the heuristic's choice."""
+
+
+def entrants(seats: int) -> list[str]:
+    """Search, heuristic and random; a second random fills a fourth seat."""
+    return ["search", "heuristic", "random"] + (["random-b"] if seats == 4 else [])
+
+
+class TimedBot(Bot):
+    """Any bot, with the CPU time of each of its decisions recorded."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot, self.times = bot, times
+
+    def choose(self, view: Any, legal: list[Any], rng: Any) -> Any:
+        start = time.process_time()
+        action = self.bot.choose(view, legal, rng)
+        self.times.append(time.process_time() - start)
+        return action
+
+
+class RatedRun:
+    """A mirrored tournament played in-process and rated as the service rates it:
+    openskill Plackett-Luce over the games in schedule order (``service.tournaments``),
+    interval ``mu +- 2 sigma``, ordinal ``mu - 3 sigma``. Also kept: each entrant's decision
+    CPU times and, per deal, the share of its games in which search placed above the
+    heuristic (ties count half)."""
+
+    def __init__(self, game: Game, seats: int, iterations: int) -> None:
+        self.game, self.seats, self.iterations = game, seats, iterations
+        self.names = entrants(seats)
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=name) for name in self.names]
+        self.wins = [0] * len(self.names)
+        self.played = [0] * len(self.names)
+        self.times: list[list[float]] = [[] for _ in self.names]
+        self.head_to_head: list[float] = []
+        self.games = 0
+
+    def plan(self, rounds: int) -> list[tuple[list[int], str]]:
+        """The service's schedule for ``rounds`` deals (a longer plan extends a shorter)."""
+        t = Tournament(
+            id="bench",
+            game=self.game.name,
+            options={},
+            participants=[Participant(name, bot=name.split("-")[0]) for name in self.names],
+            games=rounds * self.seats,
+            format="mirrored",
+            seats_per_game=self.seats,
+            seed=f"bench-{self.game.name}-{self.seats}",
+            decision_seconds=None,
+            concurrency=1,
+            created_at=0.0,
+        )
+        return schedule(t)
+
+    def bot(self, p: int) -> Bot:
+        kind = self.names[p].split("-")[0]
+        made = (
+            self.game.bots["search"](iterations=self.iterations)  # type: ignore[call-arg]
+            if kind == "search"
+            else self.game.bots[kind]()
+        )
+        return TimedBot(made, self.times[p])
+
+    def play_round(self, plan: list[tuple[list[int], str]]) -> None:
+        """Play the next deal (every rotation of its seats) and rate its games in order."""
+        deal: list[float] = []
+        for seating, seed in plan[self.games : self.games + self.seats]:
+            bots = [self.bot(p) for p in seating]
+            ranks = play(self.game, bots, seed, {}, bot_seed=self.games).result.ranks
+            self.games += 1
+            teams = self.model.rate(
+                [[self.ratings[p]] for p in seating], ranks=[float(r) for r in ranks]
+            )
+            for seat, p in enumerate(seating):
+                self.ratings[p] = teams[seat][0]
+                self.played[p] += 1
+                self.wins[p] += ranks[seat] == 1
+            if 0 in seating and 1 in seating:
+                mine, theirs = ranks[seating.index(0)], ranks[seating.index(1)]
+                deal.append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+        if deal:
+            self.head_to_head.append(statistics.fmean(deal))
+
+    def interval(self, p: int) -> tuple[float, float]:
+        r = self.ratings[p]
+        return r.mu - 2 * r.sigma, r.mu + 2 * r.sigma
+
+    def separated(self) -> tuple[bool, bool]:
+        """Whether search's interval lies above the heuristic's, and the heuristic's above
+        every random's."""
+        randoms = range(2, len(self.names))
+        return (
+            self.interval(0)[0] > self.interval(1)[1],
+            all(self.interval(1)[0] > self.interval(p)[1] for p in randoms),
+        )
+
+    def figures(self) -> dict[str, Any]:
+        """Everything the report needs, as plain data (also written with ``--json``)."""
+        rows = []
+        for p, name in enumerate(self.names):
+            r = self.ratings[p]
+            rows.append(
+                {
+                    "bot": name,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "interval": self.interval(p),
+                    "ordinal": r.ordinal(),
+                    "games": self.played[p],
+                    "wins": self.wins[p],
+                    "decision_ms_p50": percentile(self.times[p], 50) * 1000,
+                    "decision_ms_p95": percentile(self.times[p], 95) * 1000,
+                }
+            )
+        above, below = self.separated()
+        share, half = mean_ci(self.head_to_head) if self.head_to_head else (math.nan, math.nan)
+        return {
+            "game": self.game.name,
+            "seats": self.seats,
+            "iterations": self.iterations,
+            "games": self.games,
+            "deals": self.games // self.seats,
+            "rows": rows,
+            "search_above_heuristic": above,
+            "heuristic_above_random": below,
+            "head_to_head": [share, half, len(self.head_to_head)],
+        }
+
+
+def tournament_table(figures: dict[str, Any]) -> Table:
+    """One tournament's standings, best ordinal first."""
+    table = Table(
+        title=f"{figures['game']}, {figures['seats']} seats, mirrored, {figures['games']} games"
+        f" ({figures['deals']} deals; search: {figures['iterations']} simulations a decision)"
     )
-    model = PlackettLuce()
-    ratings = [model.rating(name=name) for name in names]
-    wins = [0] * len(names)
-    played = [0] * len(names)
-    plan = schedule(t)
+    for column in ("bot", "mu", "sigma", "mu +- 2 sigma", "ordinal", "games", "wins"):
+        table.add_column(column, justify="right")
+    table.add_column("decision p50 / p95 ms (CPU)", justify="right")
+    for row in sorted(figures["rows"], key=lambda row: -row["ordinal"]):
+        low, high = row["interval"]
+        table.add_row(
+            row["bot"],
+            f"{row['mu']:.1f}",
+            f"{row['sigma']:.2f}",
+            f"{low:.1f}-{high:.1f}",
+            f"{row['ordinal']:.1f}",
+            str(row["games"]),
+            str(row["wins"]),
+            f"{row['decision_ms_p50']:.1f} / {row['decision_ms_p95']:.1f}",
+        )
+    return table
+
+
+def separation_line(figures: dict[str, Any]) -> str:
+    share, half, deals = figures["head_to_head"]
+    return (
+        f"intervals strictly separated: search > heuristic {figures['search_above_heuristic']}, "
+        f"heuristic > random {figures['heuristic_above_random']}; search placed above the "
+        f"heuristic in {share:.0%} of their games (95% CI {share - half:.0%}-{share + half:.0%},"
+        f" over {deals} deals)"
+    )
+
+
+def tournament(console: Console, args: argparse.Namespace) -> None:
+    """One game, one seat count, ``--rounds`` deals."""
+    game = get_game(args.game)
+    run = RatedRun(game, args.seats, args.iterations or TOURNAMENT_ITERATIONS[game.name])
+    plan = run.plan(args.rounds)
     with Progress(console=console) as progress:
         task = progress.add_task(f"{args.game} {args.seats} seats", total=len(plan))
-        for index, (seating, seed) in enumerate(plan):
-            bots = [
-                search_bot(game, args)
-                if names[p] == "search"
-                else game.bots[names[p].split("-")[0]]()
-                for p in seating
-            ]
-            result = play(game, bots, seed, {}, bot_seed=index).result
-            ranks = [float(rank) for rank in result.ranks]  # openskill types them as floats
-            teams = model.rate([[ratings[p]] for p in seating], ranks=ranks)
-            for seat, p in enumerate(seating):
-                ratings[p] = teams[seat][0]
-                played[p] += 1
-                wins[p] += result.ranks[seat] == 1
-            progress.advance(task)
-    table = Table(
-        title=f"{args.game}, {args.seats} seats, mirrored, {len(plan)} games ({budget_text(args)})"
-    )
-    for column in ("bot", "mu", "mu +- 2 sigma", "ordinal", "games", "wins"):
+        for _ in range(args.rounds):
+            run.play_round(plan)
+            progress.update(task, completed=run.games)
+    figures = run.figures()
+    console.print(tournament_table(figures))
+    console.print(separation_line(figures))
+
+
+def seat_problem(game: Game, seats: int) -> str | None:
+    """Why ``game`` cannot be played by ``seats`` with its default options, or None."""
+    if not game.min_seats <= seats <= game.max_seats:
+        return f"{game.name} seats {game.min_seats} to {game.max_seats}, not {seats}"
+    try:
+        game.validate_options(seats, {})
+    except Exception as problem:  # the reason is printed, whatever it is
+        return f"{game.name} refuses {seats} seats: {problem}"
+    return None
+
+
+def tournaments(console: Console, args: argparse.Namespace) -> None:
+    """Every game (``--only``) with 2, 3 and 4 seats: at least ``--rounds`` deals each, then
+    more deals while the order is not separated and the tournament's share of the CPU and
+    wall-clock budgets (what is left over the tournaments still to play) is not spent."""
+    machine = machine_state()
+    games = args.only.split(",") if args.only else list(LISTED)
+    todo: list[tuple[Game, int]] = []
+    for name in games:
+        game = get_game(name)
+        for seats in map(int, args.seat_counts.split(",")):
+            problem = seat_problem(game, seats)
+            if problem:
+                console.print(f"skipped: {problem}")
+            else:
+                todo.append((game, seats))
+    budget, wall = args.cpu_minutes * 60, args.wall_minutes * 60
+    began, clock = time.process_time(), time.monotonic()
+    done: list[dict[str, Any]] = []
+    with Progress(console=console) as progress:
+        overall = progress.add_task("CPU budget (s)", total=budget)
+        for n, (game, seats) in enumerate(todo):
+            share = (budget - (time.process_time() - began)) / (len(todo) - n)
+            wall_share = (wall - (time.monotonic() - clock)) / (len(todo) - n)
+            run = RatedRun(game, seats, args.iterations or TOURNAMENT_ITERATIONS[game.name])
+            plan = run.plan(args.max_rounds)
+            task = progress.add_task(f"{game.name} {seats} seats (deals)", total=args.rounds)
+            start, started = time.process_time(), time.monotonic()
+            try:
+                while run.games < len(plan):
+                    run.play_round(plan)
+                    spent = time.process_time() - start
+                    progress.update(task, completed=run.games // seats)
+                    progress.update(overall, completed=time.process_time() - began)
+                    late = time.monotonic() - started > wall_share
+                    if run.games // seats >= args.rounds and (
+                        all(run.separated()) or spent > share or late
+                    ):
+                        break
+            except KeyboardInterrupt:  # Ctrl-C: report the deals played so far, then stop
+                stopped = True
+            else:
+                stopped = False
+            progress.remove_task(task)
+            if run.games:
+                figures = run.figures() | {"cpu_seconds": time.process_time() - start}
+                done.append(figures | {"interrupted": stopped})
+                console.print(tournament_table(figures))
+                console.print(separation_line(figures) + (" (interrupted)" if stopped else ""))
+                if args.json:
+                    with open(args.json, "a") as out:
+                        out.write(json.dumps(figures | {"machine": machine}) + "\n")
+            if stopped:
+                break
+    summary_of_tournaments(console, done)
+    machine["load_after"] = os.getloadavg()
+    console.print(f"CPU {(time.process_time() - began) / 60:.1f} min; " + machine_line(machine))
+
+
+def summary_of_tournaments(console: Console, done: list[dict[str, Any]]) -> None:
+    table = Table(title="mirrored tournaments: is search > heuristic > random separated?")
+    for column in ("game", "seats", "games", "search", "heuristic", "random", "s > h", "h > r"):
         table.add_column(column, justify="right")
-    order = sorted(range(len(names)), key=lambda n: -ratings[n].ordinal())
-    for n in order:
-        r = ratings[n]
+    table.add_column("search above heuristic (95% CI)", justify="right")
+    for figures in done:
+        rows = {row["bot"]: row for row in figures["rows"]}
+        cells = [
+            "{:.1f} ({:.1f}-{:.1f})".format(rows[bot]["mu"], *rows[bot]["interval"])
+            for bot in ("search", "heuristic", "random")
+        ]
+        share, half, _ = figures["head_to_head"]
         table.add_row(
-            names[n],
-            f"{r.mu:.2f}",
-            f"{r.mu - 2 * r.sigma:.2f}-{r.mu + 2 * r.sigma:.2f}",
-            f"{r.ordinal():.2f}",
-            str(played[n]),
-            str(wins[n]),
+            figures["game"],
+            str(figures["seats"]),
+            str(figures["games"]),
+            *cells,
+            "yes" if figures["search_above_heuristic"] else "no",
+            "yes" if figures["heuristic_above_random"] else "no",
+            f"{share:.0%} ({share - half:.0%}-{share + half:.0%})",
         )
     console.print(table)
-    s, h, r = (ratings[names.index(x)] for x in ("search", "heuristic", "random"))
-    console.print(
-        "intervals separate: search > heuristic "
-        f"{s.mu - 2 * s.sigma > h.mu + 2 * h.sigma}, heuristic > random "
-        f"{h.mu - 2 * h.sigma > r.mu + 2 * r.sigma}"
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> Any:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["speed", "solo", "summary", "tournament"])
+    parser.add_argument("what", choices=["speed", "solo", "summary", "tournament", "tournaments"])
     parser.add_argument("--game", default="carcassonne", choices=LISTED)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="first seed number (solo)")
@@ -319,6 +544,18 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--seconds", type=float, default=3.0, help="per cell (speed)")
     parser.add_argument("--log", help="append each solo seed's figures to this file (JSON lines)")
+    parser.add_argument("--only", help="tournaments: these games (comma-separated)")
+    parser.add_argument("--seat-counts", default="2,3,4", help="tournaments: these seat counts")
+    parser.add_argument(
+        "--max-rounds", type=int, default=400, help="tournaments: most deals of one"
+    )
+    parser.add_argument(
+        "--cpu-minutes", type=float, default=20.0, help="tournaments: CPU budget of the run"
+    )
+    parser.add_argument(
+        "--wall-minutes", type=float, default=60.0, help="tournaments: wall-clock budget"
+    )
+    parser.add_argument("--json", help="tournaments: append each one's figures (JSON lines)")
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "speed":
@@ -327,8 +564,10 @@ def main(argv: Sequence[str] | None = None) -> Any:
         solo(console, args)
     elif args.what == "summary":
         summary(console, args)
-    else:
+    elif args.what == "tournament":
         tournament(console, args)
+    else:
+        tournaments(console, args)
 
 
 if __name__ == "__main__":

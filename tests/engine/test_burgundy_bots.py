@@ -91,3 +91,28 @@ def test_fast_heuristic_makes_the_same_decisions_as_the_whole_sheet_recomputatio
                 compared += 1
             GAME.apply(state, seat, picked, dice)
     assert compared > 200
+
+
+def test_fitted_leaf_has_a_weight_for_every_feature_and_values_a_sheet():
+    from engine.burgundy.leaf import NAMES, LeafValue, features
+    from engine.dice import Dice
+    from engine.games import get_game
+
+    game = get_game("burgundy")
+    state = game.setup(1, game.validate_options(1, {"variant": "solo"}), Dice("leaf"))
+    leaf = LeafValue.load()
+    assert len(features(state, 0)) == len(NAMES) == len(leaf.weights)
+    castle = game.legal_actions(state, 0)[0]
+    game.apply(state, 0, castle, Dice("leaf"))
+    early = leaf(state, 0)
+    assert early > 20, "a fresh sheet still has most of the game's points to make"
+
+
+def test_fitted_search_bot_plays_a_seeded_solo_game_with_a_tiny_budget():
+    from engine.burgundy.search import FittedSearchBot
+    from engine.games import get_game
+    from engine.simulate import play
+
+    game = get_game("burgundy")
+    played = play(game, [FittedSearchBot(iterations=8)], "fitted", {"variant": "solo"})
+    assert played.result is not None and played.illegal == 0
