@@ -170,7 +170,7 @@ def test_the_sdk_signatures_the_client_readme_gives_are_the_real_ones():
     checked = 0
     for name, args in re.findall(r"`(\w+)\(([^`]*)\)`", text):
         method = getattr(Client, name, None)
-        if method is None:
+        if method is None or not args:  # ``act()``: the method named, not its signature
             continue
         params = inspect.signature(method).parameters
         named = [a.split("=")[0].strip() for a in args.split(",") if a.strip()]
