@@ -9,7 +9,8 @@ maps, by heuristic bots and by random bots. Every candidate plays the same seeds
 random numbers), so candidates differ by their layout, not their luck.
 
 Candidates are cut by successive halving (``--stages``: seeds per opponent, then how many
-survive): the survivors of a stage play more seeds, and the one whose rates are closest to
+survive; the current layout always goes on, as the baseline): the survivors of a stage play
+more seeds, and the one whose rates are closest to
 50 % for both bots (the sum of the two distances) wins. The cheap structural screen comes
 first: only layouts whose placements (``engine.diceland.fairness``) lie in the data test's
 band are candidates. It prints every figure and the ``attempt`` to write into
@@ -73,7 +74,8 @@ def tune(name: str, count: int, stages: list[tuple[int, int]]) -> Candidate:
     design = next(d() for d in DESIGNS if d().name == name)
     current = build(design)
     low, high = PLACEMENTS
-    pool = [Candidate(design.attempt, current)]
+    baseline = Candidate(design.attempt, current)
+    pool = [baseline]
     for attempt, data in islice(layouts(design), count * 4):
         if len(pool) > count:
             break
@@ -84,6 +86,9 @@ def tune(name: str, count: int, stages: list[tuple[int, int]]) -> Candidate:
         for c in pool:
             c.play(seeds, field_maps)
         pool.sort(key=Candidate.distance)
+        kept = pool[:keep]
+        if all(c is not baseline for c in kept):
+            kept.append(baseline)  # the current layout plays every stage: the baseline
         print(
             f"{name}: {seeds} seed(s) x {len(field_maps)} opponents: "
             + "  ".join(
@@ -93,7 +98,7 @@ def tune(name: str, count: int, stages: list[tuple[int, int]]) -> Candidate:
             ),
             flush=True,
         )
-        pool = pool[:keep]
+        pool = kept
     install(current)
     best = pool[0]
     print(f"{name}: best attempt={best.attempt} (current {design.attempt})", flush=True)

@@ -119,7 +119,7 @@ def design_c() -> Design:
         (0, 0),
         [2, 3, 3, 4, 5],
         "spread",
-        attempt=6,
+        attempt=10,
     )
 
 
@@ -208,7 +208,7 @@ def design_h() -> Design:
         (0, 0),
         [3, 4, 4, 5],
         "spread",
-        attempt=11,
+        attempt=2,
     )
 
 
