@@ -22,7 +22,7 @@ from collections import deque
 
 from engine.diceland.board import TREASURES_TO_WIN, Board, bits
 
-PLACEMENTS = (5.0, 9.0)
+PLACEMENTS = (5.0, 7.5)
 """The band of :func:`placements` every map lies in."""
 
 
