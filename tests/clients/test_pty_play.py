@@ -41,7 +41,7 @@ def answer(menu: str, word: str | None, tried: bool) -> tuple[bytes, bool]:
 
 
 def play_in_pty(
-    server: str, *args: str, word: str | None = None, timeout: float = 100
+    server: str, *args: str, word: str | None = None, timeout: float = 400
 ) -> tuple[int, str, list[int]]:
     """Run ``dicehall play ARGS`` on a 24x80 terminal answering every menu (see
     :func:`answer`); returns the exit code, everything shown, and every menu's height."""
