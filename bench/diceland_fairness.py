@@ -13,10 +13,10 @@ Run by hand (CPU-heavy; nice it): ``nice -n 10 python bench/diceland_fairness.py
   the same dice seed with the seats swapped (the same seeds for every pair); ``--pairs 50``
   is 100 games a pair. The first map's win rate, fair is 50 %.
 
-Why: the dice are the biggest luck in a race; playing every map of a deal on the same seed
-from every seat (common random numbers) takes the seat and most of the dice out of the
-difference between maps, so fewer games tell maps apart. The dice still part once the bots'
-choices differ, so games stay independent enough that a deal's mean is an honest unit.
+Why: the rotations take the seat out of the difference between maps and make every map of a
+group meet the same first throws. The dice part once the bots' choices differ, so the games
+of a deal are nearly independent: measured on 2026-11-23, the intervals are about what as
+many independent games give (RULES.md), so this design is honest but not a big saving.
 
 Confidence intervals are 95 % normal intervals over the independent units: a map's per-deal
 share (the mean of its four games in a deal) over the deals, a pair's per-seed rate (the
