@@ -11,7 +11,7 @@ Crosses alone mislead across maps of different grain: a die crosses one hex, but
 rule lets a throw's dice of one colour go only into one territory with room for all of
 them, so small territories take more placements for the same crosses. :func:`placements`
 divides the link cost by the map's mean territory size: about the placements that link nine
-treasures. The maps were chosen by playtesting (``bench/diceland_calibrate.py``); the data
+treasures. The maps were chosen by playtesting (``bench/diceland_tune.py``); the data
 test keeps every map's placements within the band the chosen maps span (``PLACEMENTS``), so a
 regenerated map far from them fails before any simulation.
 """
@@ -22,7 +22,7 @@ from collections import deque
 
 from engine.diceland.board import TREASURES_TO_WIN, Board, bits
 
-PLACEMENTS = (5.0, 9.0)
+PLACEMENTS = (5.0, 7.5)
 """The band of :func:`placements` every map lies in."""
 
 

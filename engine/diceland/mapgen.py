@@ -66,11 +66,9 @@ class Design:
     start: Hex
     sizes: list[int]
     treasures: str  # "far", "near", "spread", "rim"
-    link: int = 24
-    """The crosses that must link nine treasures to the start (``fairness.link_cost``)."""
-    pick: int = 0
-    """Which layout with that link cost (``layouts``): chosen by playtesting with bots
-    (``bench/diceland_calibrate.py``) so that games last as long on every map."""
+    attempt: int = 0
+    """The generator's attempt (seed) of the chosen layout: chosen by playtesting with bots
+    (``bench/diceland_tune.py``) so that every map wins as often as the others."""
 
 
 def design_a() -> Design:
@@ -85,8 +83,7 @@ def design_a() -> Design:
         offset(5, 5),
         [3, 4, 4, 5],
         "spread",
-        link=25,
-        pick=1,
+        attempt=14,
     )
 
 
@@ -103,8 +100,7 @@ def design_b() -> Design:
         offset(5, 4),
         [3, 4, 4, 5, 6],
         "far",
-        link=22,
-        pick=1,
+        attempt=606,
     )
 
 
@@ -123,8 +119,7 @@ def design_c() -> Design:
         (0, 0),
         [2, 3, 3, 4, 5],
         "spread",
-        link=29,
-        pick=0,
+        attempt=10,
     )
 
 
@@ -143,8 +138,7 @@ def design_d() -> Design:
         centre,
         [2, 3, 4, 5, 6],
         "far",
-        link=27,
-        pick=0,
+        attempt=15,
     )
 
 
@@ -160,8 +154,7 @@ def design_e() -> Design:
         offset(6, 4),
         [2, 2, 3, 3, 3],
         "spread",
-        link=15,
-        pick=0,
+        attempt=42,
     )
 
 
@@ -179,8 +172,7 @@ def design_f() -> Design:
         offset(5, 5),
         [4, 4, 5, 5],
         "far",
-        link=31,
-        pick=1,
+        attempt=1840,
     )
 
 
@@ -198,8 +190,7 @@ def design_g() -> Design:
         offset(5, 4),
         [3, 4, 4, 5],
         "spread",
-        link=26,
-        pick=0,
+        attempt=23,
     )
 
 
@@ -217,8 +208,7 @@ def design_h() -> Design:
         (0, 0),
         [3, 4, 4, 5],
         "spread",
-        link=21,
-        pick=0,
+        attempt=2,
     )
 
 
@@ -345,58 +335,67 @@ def connected_to_start(design: Design) -> bool:
     return seen == land
 
 
-def layouts(design: Design) -> Iterator[dict]:
-    """Every layout of ``design`` that passes the checks and links nine treasures in
-    ``design.link`` crosses, in a fixed seeded order (the candidates a designer plays)."""
+def layout(design: Design, attempt: int) -> dict | None:
+    """The layout the generator makes on ``attempt`` (its seed), or None if that attempt
+    fails a check. The layout records its ``link_cost`` (``fairness.link_cost``)."""
+    rng = random.Random(f"diceland-{design.name}-{attempt}")
+    regions = partition(design, rng)
+    if regions is None or any(not 2 <= len(r) <= 6 for r in regions):
+        return None
+    colours = colour(regions, rng)
+    if colours is None:
+        return None
+    treasures = place_treasures(design, regions, colours, rng)
+    if sum(len(t) for t in treasures) != 12:
+        return None
+    order = sorted(range(len(regions)), key=lambda i: min((h[1], h[0]) for h in regions[i]))
+
+    def pairs(hs: list[Hex]) -> list[list[int]]:
+        return [[q, r] for q, r in sorted(hs, key=lambda h: (h[1], h[0]))]
+
+    data = {
+        "name": design.name,
+        "title": design.title,
+        "house_design": True,
+        "note": "House design: the published boards' layouts are not available. Chosen "
+        "among the generator's layouts by playtesting with bots so that the eight maps "
+        "are equally hard (RULES.md, The maps).",
+        "character": design.character,
+        "generator": f"engine/diceland/mapgen.py, attempt {attempt}",
+        "start": list(design.start),
+        "obstacles": pairs(sorted(design.obstacles)),
+        "territories": [
+            {
+                "colour": colours[i],
+                "hexes": pairs(regions[i]),
+                "treasures": pairs(treasures[i]),
+            }
+            for i in order
+        ],
+    }
+    data["link_cost"] = link_cost(Board(data))
+    return data
+
+
+def layouts(design: Design, attempts: int = 10_000) -> Iterator[tuple[int, dict]]:
+    """Every layout of ``design`` that passes the checks, with its attempt, in seeded order
+    (the candidates a designer plays: ``bench/diceland_tune.py``)."""
     if not connected_to_start(design):
         raise ValueError(f"map {design.name}: land not connected to the start")
-    for attempt in range(10_000):
-        rng = random.Random(f"diceland-{design.name}-{attempt}")
-        regions = partition(design, rng)
-        if regions is None or any(not 2 <= len(r) <= 6 for r in regions):
-            continue
-        colours = colour(regions, rng)
-        if colours is None:
-            continue
-        treasures = place_treasures(design, regions, colours, rng)
-        if sum(len(t) for t in treasures) != 12:
-            continue
-        order = sorted(range(len(regions)), key=lambda i: min((h[1], h[0]) for h in regions[i]))
-
-        def pairs(hs: list[Hex]) -> list[list[int]]:
-            return [[q, r] for q, r in sorted(hs, key=lambda h: (h[1], h[0]))]
-
-        data = {
-            "name": design.name,
-            "title": design.title,
-            "house_design": True,
-            "note": "House design: the published boards' layouts are not available. Chosen "
-            "among the generator's layouts by playtesting with bots so that the eight maps "
-            "are equally hard (RULES.md, The maps).",
-            "character": design.character,
-            "generator": f"engine/diceland/mapgen.py, attempt {attempt}",
-            "start": list(design.start),
-            "obstacles": pairs(sorted(design.obstacles)),
-            "territories": [
-                {
-                    "colour": colours[i],
-                    "hexes": pairs(regions[i]),
-                    "treasures": pairs(treasures[i]),
-                }
-                for i in order
-            ],
-        }
-        if link_cost(Board(data)) == design.link:
-            data["link_cost"] = design.link
-            yield data
+    for attempt in range(attempts):
+        data = layout(design, attempt)
+        if data is not None:
+            yield attempt, data
 
 
 def build(design: Design) -> dict:
-    """The JSON data of one map: the ``design.pick``-th of its :func:`layouts`."""
-    for n, data in enumerate(layouts(design)):
-        if n == design.pick:
-            return data
-    raise ValueError(f"map {design.name}: no valid layout found")
+    """The JSON data of one map: the layout of its chosen ``design.attempt``."""
+    if not connected_to_start(design):
+        raise ValueError(f"map {design.name}: land not connected to the start")
+    data = layout(design, design.attempt)
+    if data is None:
+        raise ValueError(f"map {design.name}: attempt {design.attempt} fails the checks")
+    return data
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""The house-data benches still run: Diceland's fairness and calibration, Burgundy's duchies.
+"""The house-data benches still run: Diceland's fairness and map tuning, Burgundy's duchies.
 
 Each runs with a handful of games and prints its table; no figure is asserted beyond the
 table's shape (the figures come from running the benches by hand, RULES.md pages).
@@ -6,6 +6,7 @@ table's shape (the figures come from running the benches by hand, RULES.md pages
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,21 +26,30 @@ def run_bench(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_diceland_fairness_prints_win_shares_heads_up_pairs_and_the_structure():
-    out = run_bench("diceland_fairness.py", "--games", "4", "--pairs", "2", "--bots", "random")
-    assert "link cost" in out and "placements" in out
-    assert "random: 4 four-seat games, win share per map" in out
-    assert "heads-up, 2 games a pair" in out
-
-
-def test_diceland_calibrate_screens_candidates_against_the_reference():
+def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_structure():
     out = run_bench(
-        "diceland_calibrate.py",
-        *("--maps", "E", "--links", "15", "--picks", "1", "--screen", "2", "--keep", "0.5"),
-        *("--games", "2"),
+        "diceland_fairness.py",
+        "--deals",
+        "2",
+        "--pairs",
+        "2",
+        "--bots",
+        "random",
+        "--seat-games",
+        "4",
     )
-    assert "E link 15 pick 0: heads-up" in out and "heuristic" in out and "random" in out
-    assert "E: best link=15, pick=0" in out
+    assert "link cost" in out and "placements" in out
+    assert "random: 16 four-seat games (2 balanced deals), share per map with 95 % CI" in out
+    assert re.search(r"A 0\.\d{3}±0\.\d{3}", out), out
+    assert "heads-up, 4 games a pair (mirrored)" in out
+    assert "pairs within 45-55 %:" in out and "of 28" in out
+
+
+def test_diceland_tune_plays_candidates_against_the_field_and_names_the_best():
+    out = run_bench("diceland_tune.py", "--maps", "E", "--candidates", "1", "--stages", "1:1")
+    assert re.search(r"E: 1 seed\(s\) x 7 opponents: #\d+\(link \d+\) h 0\.\d+ r 0\.\d+", out)
+    assert re.search(r"E: best attempt=\d+ \(current \d+\)", out), out
+    assert "attempts: {'E': " in out
 
 
 def test_burgundy_duchies_prints_every_duchy_against_duchy_a():

@@ -1,7 +1,8 @@
 """A whole game of each game played through ``dicehall play`` in a 24-row pseudo-terminal.
 
 The player always answers ``1``; the test reads what a person would see and checks that no
-menu (from its title to the prompt) is taller than the terminal, and that the game ends.
+menu (from its title to the prompt) is taller than the terminal, that the bot's moves are
+shown as the game's sentences (not raw JSON), and that the game ends.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def answer(menu: str, word: str | None, tried: bool) -> tuple[bytes, bool]:
 
 
 def play_in_pty(
-    server: str, *args: str, word: str | None = None, timeout: float = 100
+    server: str, *args: str, word: str | None = None, timeout: float = 400
 ) -> tuple[int, str, list[int]]:
     """Run ``dicehall play ARGS`` on a 24x80 terminal answering every menu (see
     :func:`answer`); returns the exit code, everything shown, and every menu's height."""
@@ -111,3 +112,7 @@ def test_a_whole_game_in_a_24_row_terminal_never_shows_a_taller_menu(live_server
     assert "game over" in text and "Result" in text, text[-3000:]
     assert heights, "the player was asked at least once"
     assert max(heights) <= ROWS, f"a menu of {max(heights)} rows in a {ROWS}-row terminal"
+    # "1 random-1: Roll all six dice", or "v4 1 random-1 has decided" while it is sealed
+    bot_moves = re.findall(rf"^\s*(?:v\d+ )?1 \S*{bot}\S*:? (.+)$", text, re.M)
+    assert bot_moves, "the bot's moves are shown"
+    assert not [m for m in bot_moves if m.lstrip().startswith("{")], "sentences, not raw JSON"

@@ -4,6 +4,7 @@ says how), against a live service (real gunicorn, Redis and rq workers)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.sdk.client import Client
 from engine.carcassonne import GAME as CARCASSONNE
 from engine.contract import IllegalAction
 from tests.docs.doctest_blocks import (
@@ -158,3 +160,29 @@ def test_the_api_error_example_is_what_the_engine_answers():
     with pytest.raises(IllegalAction) as refused:
         CARCASSONNE.check(state, 0, {"type": "place", "die": die, "x": 0, "y": 0, "rotation": 0})
     assert (refused.value.code, refused.value.reason) == (example["rule"], example["detail"])
+
+
+def test_the_sdk_signatures_the_client_readme_gives_are_the_real_ones():
+    """``act(game_id, action, if_match=None, ...)`` in clients/README.md names only
+    parameters the method has, its required ones first and in order (issue 17: the page once
+    gave a signature that was not real)."""
+    text = (ROOT / "clients" / "README.md").read_text()
+    checked = 0
+    for name, args in re.findall(r"`(\w+)\(([^`]*)\)`", text):
+        method = getattr(Client, name, None)
+        if method is None or not args:  # ``act()``: the method named, not its signature
+            continue
+        params = inspect.signature(method).parameters
+        named = [a.split("=")[0].strip() for a in args.split(",") if a.strip()]
+        for arg in named:
+            if arg != "...":
+                assert arg in params, f"clients/README.md: {name}({args}): no parameter {arg}"
+        required = [
+            p.name
+            for p in params.values()
+            if p.name != "self" and p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+        ]
+        if "..." not in named:
+            assert named[: len(required)] == required, f"{name}({args}): needs {required}"
+        checked += 1
+    assert checked >= 5, "the page names the SDK's methods with their parameters"

@@ -151,7 +151,7 @@ def test_a_seeded_random_game_finishes_on_every_map(pair):
 def test_map_links_nine_treasures_in_its_calibrated_number_of_placements(name):
     """The cheap structural measure of fairness (engine.diceland.fairness): every map links
     nine treasures to the start in the crosses its file records (the layout chosen by
-    playtesting, bench/diceland_calibrate.py), and in a number of placements (crosses over
+    playtesting, bench/diceland_tune.py), and in a number of placements (crosses over
     the mean territory size) within the band the chosen maps span."""
     board = BOARDS[name]
     assert link_cost(board) == MAP_DATA[name]["link_cost"], "the map changed: playtest it again"
