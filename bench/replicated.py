@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.cluster import Cluster, machine_line, machine_state, percentile
 from bench.http_load import Script, Tally, play_period, warm
 from bench.http_moves import GAMES, make_scripts
+from service.keys import Keys
 from tests.redis_servers import Sentinel, cluster, plain, sentinel
 
 
@@ -102,9 +103,10 @@ def wait_cost(primary: redis.Redis, writes: int) -> Table:
         out.add_column(column, justify="left" if column == "pipeline" else "right")
     for label, wait in (("SET", False), ("SET + WAIT 1", True)):
         times = []
+        keys = Keys("bench")
         for n in range(writes):
             with primary.pipeline(transaction=False) as pipe:
-                pipe.set(f"bench:{{wait}}:{n % 64}", "x" * 2000)
+                pipe.set(keys.game("wait", f"w{n % 64}"), "x" * 2000)
                 if wait:
                     pipe.execute_command("WAIT", 1, 1000)
                 t0 = time.perf_counter()
