@@ -4,6 +4,7 @@ its feed, and plays every game to the end without exiting."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -37,14 +38,20 @@ def test_the_bot_runner_plays_on_through_an_api_outage(stack: Stack, tmp_path: P
 
         wait_until(some_moves, 60, "the bot to play a few moves of every game")
         stack.kill_api()
-        running = [r.status for r in progress.snapshot().values() if r is not None]
+        at_kill = {game_id: r for game_id, r in progress.snapshot().items() if r is not None}
+        running = [r.status for r in at_kill.values()]
         assert running == [GameStatus.ACTIVE] * len(GAMES), "a game ended before the outage"
         time.sleep(OUTAGE)  # the outage: the API stays down this long (the fault)
         stack.start_api()
         output = bot.finish(timeout=240)
     finally:
         bot.stop()
-    assert "retrying" in output or "reconnecting" in output, output
+    # The outage is absorbed by the runner (which says "retrying" / "reconnecting") or, when
+    # it is short enough, by the SDK's own retries underneath it; either way the runner must
+    # have played on: a move of the bot's in every game after the version it was killed at.
+    for game_id, record in at_kill.items():
+        played = [int(v) for v in re.findall(rf"{game_id} v(\d+):", output)]
+        assert any(v > record.version for v in played), (record.version, output)
     for game_id in game_ids:
         assert call("GET", f"{stack.base}/v1/games/{game_id}").json()["status"] == "over"
         assert f"game {game_id} over" in output
