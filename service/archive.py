@@ -60,9 +60,7 @@ def pack(archive: Archive) -> bytes:
     created_at = archive.meta["created_at"]
     stats = archive.stats
     if stats is not None:
-        stats = [
-            {**seat, "times": [round(t * 1000) for t in seat["times"]]} for seat in stats
-        ]
+        stats = [{**seat, "times": [round(t * 1000) for t in seat["times"]]} for seat in stats]
     data = {
         "meta": archive.meta,
         "state": archive.state,

@@ -46,4 +46,7 @@ class Settings:
     heartbeat: float = 15.0
     stream_seconds: float = 3600.0
     """An SSE stream ends after this long with a ``retry:`` hint (the client reconnects)."""
+    pending_seconds: float = field(default_factory=lambda: _seconds("DICEHALL_PENDING_SECONDS", 10))
+    """A bot's SSE feed says ``pending`` again this often: a notice lost to a Redis failover
+    (written after its move's commit) is offered again."""
     bot_moves_per_job: int = 1000

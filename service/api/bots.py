@@ -141,4 +141,5 @@ class FeedStream(MethodView):
             last,
             pending,
             once=once,
+            repeat=lambda: game_service().pending_for(account.id, detail),
         )

@@ -2,8 +2,11 @@
 
 A stream says ``retry:`` first, then what the caller owes (``event: pending``), then each
 event with its ``id`` (the resume cursor) and a comment line as a heartbeat when a read
-finds nothing. It ends when its feed is done, after one read with ``once``, when the
-process begins to shut down, or after ``Settings.stream_seconds``: the last two end with a
+finds nothing. A stream given ``repeat`` says ``pending`` again every
+``Settings.pending_seconds``: a notice whose write was lost (a Redis failover between a
+move's commit and its notice) is offered again, so no decision waits on an event that will
+never come. It ends when its feed is done, after one read with ``once``, when the process
+begins to shut down, or after ``Settings.stream_seconds``: the last two end with a
 ``retry:`` hint so the client reconnects with Last-Event-ID where it was.
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Response, current_app, stream_with_context
@@ -36,19 +40,43 @@ def sse_response(
     once: bool = False,
     done_when_idle: bool = False,
     done_after: Callable[[Event], bool] = lambda event: False,
+    repeat: Callable[[], Any] | None = None,
 ) -> Response:
     """An SSE response streaming ``read`` from ``cursor`` after ``pending``.
 
     ``done_when_idle``: the feed is finished once a read finds nothing (a game that is
-    over); ``done_after``: the event that finishes the feed (``game_over``)."""
-    limit = current_app.config["DICEHALL"].stream_seconds
+    over); ``done_after``: the event that finishes the feed (``game_over``); ``repeat``:
+    what is owed now, sent as ``pending`` again every ``Settings.pending_seconds``."""
+    settings = current_app.config["DICEHALL"]
+    limit = settings.stream_seconds
+    again = Again(repeat, settings.pending_seconds) if repeat is not None else None
     return Response(
         stream_with_context(
-            _generate(read, cursor, pending, once, done_when_idle, done_after, limit)
+            _generate(read, cursor, pending, once, done_when_idle, done_after, limit, again)
         ),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+@dataclass
+class Again:
+    """When a stream says ``pending`` again, and what it says."""
+
+    what: Callable[[], Any]
+    seconds: float
+    last: float = field(default_factory=time.monotonic)
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.seconds:
+            return False
+        self.last = now
+        return True
+
+
+def _pending(pending: Any) -> str:
+    return f"event: pending\ndata: {json.dumps(pending)}\n\n"
 
 
 def _generate(
@@ -59,11 +87,14 @@ def _generate(
     done_when_idle: bool,
     done_after: Callable[[Event], bool],
     limit: float,
+    again: Again | None = None,
 ) -> Iterator[str]:
     yield FIRST_LINES
-    yield f"event: pending\ndata: {json.dumps(pending)}\n\n"
+    yield _pending(pending)
     started = time.monotonic()
     while True:
+        if again is not None and again.due():
+            yield _pending(again.what())
         events, cursor = read(cursor)
         if not events:
             if done_when_idle:

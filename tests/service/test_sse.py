@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
 from service.api.sse import FIRST_LINES, TIME_UP_HINT
+from service.keys import Keys
 from service.lifecycle import DRAIN_HINT
 from tests.service.test_api_basics import auth, create_toy, join_all, play_toy_to_end
 
@@ -56,3 +58,28 @@ def test_stream_of_a_finished_game_ends_after_its_events_without_a_hint(short_cl
     )
     assert "event: game_over\n" in lines[-1]
     assert TIME_UP_HINT not in lines and ": heartbeat\n\n" not in lines
+
+
+def test_bot_feed_stream_says_pending_again_so_a_lost_notice_is_offered_again(redis_client):
+    """A notice written after its move's commit can be lost to a Redis failover (the commit
+    replicated, the notice not): the stream says ``pending`` again every
+    ``pending_seconds``, so the decision is offered again without any new event."""
+    from service.app import create_app
+    from service.config import Settings
+
+    settings = Settings(
+        redis_url=os.environ["REDIS_URL"], heartbeat=0.05, stream_seconds=0.3, pending_seconds=0.1
+    )
+    client = create_app({"TESTING": True, "DICEHALL": settings}).test_client()
+    bot = client.post("/v1/bots", json={"name": "forgetful", "owner": "me@example.org"})
+    account = bot.get_json()
+    seats = [{"kind": "external", "account": account["id"]}] * 2
+    game = client.post("/v1/games", json={"game": "toy", "seats": seats}).get_json()
+    feed_key = Keys(settings.key_prefix).account(account["id"], "feed")
+    assert redis_client.delete(feed_key) == 1, "the feed held the game's notices"
+
+    lines = chunks(client.get("/v1/bots/me/feed/stream", headers=auth(account["token"])))
+    said = [json.loads(line.split("data: ", 1)[1]) for line in lines if "event: pending" in line]
+    assert len(said) >= 2, lines
+    for pending in said:
+        assert {(n["game_id"], n["decision"]) for n in pending} == {(game["id"], 0)}
