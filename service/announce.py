@@ -8,12 +8,18 @@ own event stream entries are shaped here too, so what clients hear is decided in
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from engine.contract import Prompt
 from service.accounts import AccountStore
+from service.connections import REDIS_FAILURES
 from service.store import GameRecord, GameStatus
+
+FOLLOW_UP_PAUSES = (0.1, 0.2, 0.4, 0.8, 1.6, 2.0, 2.0, 2.0, 2.0)
+"""Pauses between attempts at a follow-up while Redis fails: about 11 s, longer than a
+failover takes (a cluster's node timeout or Sentinel's down-after, plus the election)."""
 
 
 class Jobs(Protocol):
@@ -117,7 +123,25 @@ class FollowUp:
         ``after`` is who owes a decision now; a seat whose decision fell due with this commit
         (its decision id is the new version) gets its bot job, deadline and notice. A seat
         whose decision stands from before already has them.
+
+        The commit stands whatever happens here, and a client that retries the move is
+        answered from its stored answer without coming here again; so a Redis that fails
+        meanwhile (a failover: seconds) is waited out, the whole follow-up done again
+        (a notice or job twice is harmless: bots answer a decision once, jobs check their
+        version). What a crash still loses, the sweep re-enqueues (bot jobs, deadlines,
+        tournament ticks) and the bot feed's repeated ``pending`` offers again.
         """
+        for pause in FOLLOW_UP_PAUSES:
+            try:
+                self._after_commit(record, after, actor)
+                return
+            except REDIS_FAILURES:
+                time.sleep(pause)
+        self._after_commit(record, after, actor)
+
+    def _after_commit(
+        self, record: GameRecord, after: Mapping[int, Prompt], actor: int | None
+    ) -> None:
         if actor is None and record.status is GameStatus.ACTIVE:
             self._tell_accounts(record, lambda seat: {"type": "game_started", "game": record.game})
         newly_due = [s for s in sorted(after) if record.decision(s) == record.version]
