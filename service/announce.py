@@ -8,6 +8,7 @@ own event stream entries are shaped here too, so what clients hear is decided in
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -16,6 +17,8 @@ from engine.contract import Prompt
 from service.accounts import AccountStore
 from service.connections import REDIS_FAILURES
 from service.store import GameRecord, GameStatus
+
+log = logging.getLogger(__name__)
 
 FOLLOW_UP_PAUSES = (0.1, 0.2, 0.4, 0.8, 1.6, 2.0, 2.0, 2.0, 2.0)
 """Pauses between attempts at a follow-up while Redis fails: about 11 s, longer than a
@@ -135,7 +138,14 @@ class FollowUp:
             try:
                 self._after_commit(record, after, actor)
                 return
-            except REDIS_FAILURES:
+            except REDIS_FAILURES as exc:
+                log.warning(
+                    "follow-up of %s v%s: Redis failed (%s); again in %.1f s",
+                    record.id,
+                    record.version,
+                    exc,
+                    pause,
+                )
                 time.sleep(pause)
         self._after_commit(record, after, actor)
 

@@ -125,19 +125,25 @@ class FeedStream(MethodView):
     @problems(blp, (400, "bad_request"), (401, "unauthorized"))
     @operation(blp, "streamBotFeed", BEARER)
     def get(self) -> Response:
-        """Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID"""
+        """Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID
+
+        `pending` (every decision the account owes now) comes again every 10 s
+        (`DICEHALL_PENDING_SECONDS`) on an open stream: a decision whose notice was lost
+        (a Redis failover just after its move) is offered again. Answer each decision once.
+        """
         account = current_account()
         resume = request.headers.get("Last-Event-ID") or request.args.get("after")
         if resume is not None and not is_cursor(resume):
             raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
         last = resume or game_service().accounts.last_feed_id(account.id)
-        heartbeat = current_app.config["DICEHALL"].heartbeat
+        settings = current_app.config["DICEHALL"]
+        wait = min(settings.heartbeat, settings.pending_seconds)  # pending on time when quiet
         once = request.args.get("once") == "1"
         detail = feed_detail()
         pending = game_service().pending_for(account.id, detail)
 
         return sse_response(
-            lambda cursor: read_feed(account.id, cursor, heartbeat, detail),
+            lambda cursor: read_feed(account.id, cursor, wait, detail),
             last,
             pending,
             once=once,

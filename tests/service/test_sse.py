@@ -63,12 +63,14 @@ def test_stream_of_a_finished_game_ends_after_its_events_without_a_hint(short_cl
 def test_bot_feed_stream_says_pending_again_so_a_lost_notice_is_offered_again(redis_client):
     """A notice written after its move's commit can be lost to a Redis failover (the commit
     replicated, the notice not): the stream says ``pending`` again every
-    ``pending_seconds``, so the decision is offered again without any new event."""
+    ``pending_seconds``, so the decision is offered again without any new event. Here
+    ``pending_seconds=0`` repeats it on the stream's one pass (``stream_seconds=0``), so the
+    lines do not depend on the machine's speed."""
     from service.app import create_app
     from service.config import Settings
 
     settings = Settings(
-        redis_url=os.environ["REDIS_URL"], heartbeat=0.05, stream_seconds=0.3, pending_seconds=0.1
+        redis_url=os.environ["REDIS_URL"], heartbeat=0.05, stream_seconds=0, pending_seconds=0
     )
     client = create_app({"TESTING": True, "DICEHALL": settings}).test_client()
     bot = client.post("/v1/bots", json={"name": "forgetful", "owner": "me@example.org"})
@@ -79,7 +81,9 @@ def test_bot_feed_stream_says_pending_again_so_a_lost_notice_is_offered_again(re
     assert redis_client.delete(feed_key) == 1, "the feed held the game's notices"
 
     lines = chunks(client.get("/v1/bots/me/feed/stream", headers=auth(account["token"])))
-    said = [json.loads(line.split("data: ", 1)[1]) for line in lines if "event: pending" in line]
-    assert len(said) >= 2, lines
+    assert lines[0] == FIRST_LINES and lines[-2:] == [": heartbeat\n\n", TIME_UP_HINT], lines
+    said = [json.loads(line.split("data: ", 1)[1]) for line in lines[1:-2]]
+    assert lines[1:-2] == [line for line in lines if line.startswith("event: pending\n")]
+    assert len(said) == 2, "said at the start, then again without any event"
     for pending in said:
         assert {(n["game_id"], n["decision"]) for n in pending} == {(game["id"], 0)}

@@ -423,7 +423,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID */
+        /**
+         * Stream the feed as SSE: first `pending`, then events; resume with Last-Event-ID
+         * @description `pending` (every decision the account owes now) comes again every 10 s
+         *     (`DICEHALL_PENDING_SECONDS`) on an open stream: a decision whose notice was lost
+         *     (a Redis failover just after its move) is offered again. Answer each decision once.
+         */
         get: operations["streamBotFeed"];
         put?: never;
         post?: never;
