@@ -12,9 +12,9 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, INDEX, Duchy
-from engine.burgundy.sheet import available, frontier, mark_error
-from engine.burgundy.state import Roll, Sheet
+from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, INDEX, NEIGHBOURS, Duchy
+from engine.burgundy.sheet import available, frontier, mark_error, value_error
+from engine.burgundy.state import UNMARKED, Roll, Sheet
 from engine.contract import Action, IllegalAction
 
 MONK, SILVER, COMMODITY, WORKER = range(len(BONUS_KINDS))
@@ -34,13 +34,27 @@ def silver_from_sale(duchy: Duchy, sheet: Sheet) -> int:
 
 
 def _targets(
-    duchy: Duchy, values: list[int], front: list[int], colour: str, value: int
+    duchy: Duchy, values: list[int], front: dict[str, list[int]], colour: str, value: int
 ) -> list[int]:
-    return [
-        h
-        for h in front
-        if duchy.colours[h] == colour and mark_error(duchy, values, h, colour, value) is None
-    ]
+    """The hexes of ``front`` (the frontier by colour) where a ``colour`` die may write
+    ``value``: the frontier's hexes are unmarked and next to a mark, so only the number rules
+    of :func:`mark_error` are left to check."""
+    return [h for h in front.get(colour, ()) if value_error(duchy, values, h, value) is None]
+
+
+def frontier_by_colour(duchy: Duchy, hexes: list[int]) -> dict[str, list[int]]:
+    """The frontier's hexes ``hexes`` (in index order) by their colour."""
+    front: dict[str, list[int]] = {}
+    for h in hexes:
+        front.setdefault(duchy.colours[h], []).append(h)
+    return front
+
+
+def frontier_after(values: list[int], front: list[int], h: int) -> list[int]:
+    """The frontier once the frontier hex ``h`` is marked (``front``: the frontier of
+    ``values``, before): without ``h``, with its unmarked neighbours, in index order."""
+    opened = {n for n in NEIGHBOURS[h] if values[n] == UNMARKED}
+    return sorted(opened.union(front).difference((h,)))
 
 
 def _hexlist(h: int) -> list[int]:
@@ -49,7 +63,7 @@ def _hexlist(h: int) -> list[int]:
 
 def plain_marks(duchy: Duchy, values: list[int], roll: Roll) -> list[Mark]:
     """Every mark possible with the dice as rolled (no bonus), in a stable order."""
-    front = frontier(values)
+    front = frontier_by_colour(duchy, frontier(values))
     return [
         (p, c, h)
         for p in (0, 1)
@@ -61,7 +75,8 @@ def plain_marks(duchy: Duchy, values: list[int], roll: Roll) -> list[Mark]:
 def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     """Every legal decision of a seat this round, in a stable order."""
     values = sheet.values
-    front = frontier(values)
+    hexes = frontier(values)
+    front = frontier_by_colour(duchy, hexes)
     plain = plain_marks(duchy, values, roll)
     monk: list[tuple[int, int, str, int]] = []
     if available(duchy, sheet, MONK) > 0:
@@ -86,7 +101,7 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
         for p1, c1, h1 in plain:
             after = list(values)
             after[h1] = roll.pips[p1]
-            front2 = frontier(after)
+            front2 = frontier_by_colour(duchy, frontier_after(values, hexes, h1))
             for p2 in (0, 1):
                 for c2 in (0, 1):
                     if (p2, c2) == (p1, c1):

@@ -33,6 +33,13 @@ def mark_error(duchy: Duchy, values: list[int], h: int, colour: str, value: int)
             "colour_mismatch",
             f"a {hex_colour} hex needs a {hex_colour} colour die, not {colour}",
         )
+    return value_error(duchy, values, h, value)
+
+
+def value_error(duchy: Duchy, values: list[int], h: int, value: int) -> Error | None:
+    """Why ``value`` may not go in the unmarked hex ``h`` (next to a mark, with a die of its
+    colour), or None: the number rules of its colour, the last checks of :func:`mark_error`."""
+    hex_colour = duchy.colours[h]
     if hex_colour in PIP_RANGE:
         low, high = PIP_RANGE[hex_colour]
         if not low <= value <= high:
