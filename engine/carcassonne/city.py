@@ -109,6 +109,30 @@ def cities(grid: Grid) -> list[City]:
     return found
 
 
+def closed_size(grid: Grid, cell: Cell) -> int | None:
+    """The size of the city of the die on ``cell`` if that city is closed, else None (also
+    when the die has no city edge): what :func:`cities` says of it on a grid whose dice were
+    placed as :func:`fits` allows (every shared edge matches, so the city reached from any of
+    its dice is the same). Stops at the first open edge."""
+    if not grid.get(cell):
+        return None
+    seen = {cell}
+    stack = [cell]
+    while stack:
+        x, y = stack.pop()
+        mask = grid[(x, y)]
+        for i, (dx, dy) in enumerate(STEPS):
+            if not mask >> i & 1:
+                continue
+            other = (x + dx, y + dy)
+            if other not in grid:
+                return None
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return len(seen)
+
+
 def scoring_city(found: list[City]) -> City | None:
     """The largest closed city (the first placed among equals), or None if none is closed."""
     best: City | None = None

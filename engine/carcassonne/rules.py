@@ -150,9 +150,9 @@ class Carcassonne(Game):
             )
             grid = grid_of(turn)
             grid[cell] = mask
-            for found in geometry.cities(grid):
-                if cell in found.cells and found.is_closed:
-                    text += f", closing a city of {found.size}"
+            size = geometry.closed_size(grid, cell)
+            if size is not None:
+                text += f", closing a city of {size}"
             return text
         if kind == "keep_knight":
             return f"Set the knight on die {action['die']} aside"
