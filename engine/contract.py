@@ -192,6 +192,12 @@ class Game(ABC):
         args = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
         return f"{action.get('type')} {args}".strip()
 
+    def describe_all(self, state: State, seat: int, actions: list[Action]) -> list[str]:
+        """:meth:`describe`'s sentence of each of ``actions`` (legal ones, as
+        :meth:`legal_actions` lists them), in order; a game may share the work they have in
+        common (the answer of every move lists the mover's next ones)."""
+        return [self.describe(state, seat, action) for action in actions]
+
     # --- moves ----------------------------------------------------------------------------
     def validate_action(self, action: Any) -> None:
         """Raise MalformedAction unless ``action`` matches one of :attr:`action_schemas`

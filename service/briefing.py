@@ -109,7 +109,6 @@ def what_to_answer(game: Game, state: Any, seat: int, detail: Detail) -> dict[st
     if detail == "compact":
         actions: list[dict[str, Any]] = [{"action": action} for action in legal]
     else:
-        actions = [
-            {"action": action, "text": game.describe(state, seat, action)} for action in legal
-        ]
+        texts = game.describe_all(state, seat, legal)
+        actions = [{"action": a, "text": t} for a, t in zip(legal, texts, strict=True)]
     return {"view": game.view(state, seat), "actions": actions}

@@ -79,10 +79,9 @@ class Caller:
 def described_actions(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
     """Every legal action of ``seat`` in ``state``, each with the game's sentence for it (the
     ``actions`` of the legal actions and of a move's answer)."""
-    return [
-        {"action": action, "text": game.describe(state, seat, action)}
-        for action in game.legal_actions(state, seat)
-    ]
+    actions = game.legal_actions(state, seat)
+    texts = game.describe_all(state, seat, actions)
+    return [{"action": a, "text": t} for a, t in zip(actions, texts, strict=True)]
 
 
 def open_human_seat(record: GameRecord, seat: int) -> SeatRecord:

@@ -141,19 +141,7 @@ class Carcassonne(Game):
         turn = state.turn
         kind = action.get("type")
         if kind == "place":
-            face = turn.roll[action["die"]].face
-            mask = face_mask(face, action["rotation"])
-            cell = (action["x"], action["y"])
-            text = (
-                f"Place die {action['die']} ({face}, city on {'+'.join(edge_list(mask))}) "
-                f"at ({cell[0]}, {cell[1]})"
-            )
-            grid = grid_of(turn)
-            grid[cell] = mask
-            size = geometry.closed_size(grid, cell)
-            if size is not None:
-                text += f", closing a city of {size}"
-            return text
+            return self._place_text(turn, grid_of(turn), action)
         if kind == "keep_knight":
             return f"Set the knight on die {action['die']} aside"
         if kind == "reroll":
@@ -170,6 +158,40 @@ class Carcassonne(Game):
         if kind == "hold_knight":
             return "End the turn without scoring and keep a knight to double your next turn"
         return super().describe(state, seat, action)
+
+    def describe_all(
+        self, state: CarcassonneState, seat: int, actions: list[Action]
+    ) -> list[str]:
+        grid = grid_of(state.turn)  # built once for every placement
+        return [
+            self._place_text(state.turn, grid, action)
+            if action.get("type") == "place"
+            else self.describe(state, seat, action)
+            for action in actions
+        ]
+
+    @staticmethod
+    def _place_text(turn: Turn, grid: geometry.Grid, action: Action) -> str:
+        """The sentence of a placement on ``grid`` (the turn's; left as it was)."""
+        face = turn.roll[action["die"]].face
+        mask = face_mask(face, action["rotation"])
+        cell = (action["x"], action["y"])
+        text = (
+            f"Place die {action['die']} ({face}, city on {'+'.join(edge_list(mask))}) "
+            f"at ({cell[0]}, {cell[1]})"
+        )
+        if cell in grid:  # not a legal placement: say it as the grid would have it
+            grid = {**grid, cell: mask}
+            size = geometry.closed_size(grid, cell)
+        else:
+            grid[cell] = mask
+            try:
+                size = geometry.closed_size(grid, cell)
+            finally:
+                del grid[cell]
+        if size is not None:
+            text += f", closing a city of {size}"
+        return text
 
     # --- moves ----------------------------------------------------------------------------
     def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
