@@ -37,10 +37,21 @@ def canonical_keep(faces: Sequence[tuple[int, str]], keep: list[int]) -> list[in
     return sorted(used)
 
 
+_KEEP_MASKS: list[tuple[list[int], int]] = [
+    (keep, sum(1 << i for i in keep)) for keep in REROLL_KEEPS
+]
+
+
 def distinct_keeps(state: KingState) -> list[list[int]]:
-    """The rerolls that keep different faces, each once, written with the lowest dice."""
+    """The rerolls that keep different faces, each once, written with the lowest dice.
+
+    A keep is :func:`canonical_keep`'s own exactly when, for every kept die, each lower die
+    showing the same face is kept too (the kept dice of a face are its lowest ones)."""
     faces = thrown_faces(state)
-    return [k for k in REROLL_KEEPS if canonical_keep(faces, k) == k]
+    lower = [sum(1 << j for j in range(i) if faces[j] == faces[i]) for i in range(6)]
+    return [
+        [*keep] for keep, mask in _KEEP_MASKS if all(lower[i] & ~mask == 0 for i in keep)
+    ]
 
 
 def thrown_faces(state: KingState) -> list[tuple[int, str]]:
