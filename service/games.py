@@ -531,13 +531,26 @@ class GameService:
         skip_bot_seat: int | None = None,
         known_state: Any = None,
     ) -> dict[str, Any]:
+        """The answer of ``move`` (see :meth:`play`)."""
+        return self.play(game_id, move, known, skip_bot_seat, known_state)[0]
+
+    def play(
+        self,
+        game_id: str,
+        move: MoveRequest,
+        known: GameRecord | None = None,
+        skip_bot_seat: int | None = None,
+        known_state: Any = None,
+    ) -> tuple[dict[str, Any], Move | None]:
         """Make ``move`` in the game: one read of the record (none when the caller passes the
         record it ``known``s, just read, nor a decoding of its state when it passes that too as
         ``known_state``, which the move then changes), a decision, and one guarded commit that
         writes only if the game's version is still the one read (else read again, with
         backoff).
 
-        Returns the answer of the move (version, the caller's events and view).
+        Returns the answer of the move (version, the caller's events and view) and the move
+        as committed (its record and state, which a bot playing on reads no more), or None
+        when the answer is a stored one (a retry of a move made before).
 
         ``move.if_match`` is the seat's concurrency token: any version from the one at which
         the seat's current decision fell due (its ``decision`` id) up to the current version
@@ -571,7 +584,7 @@ class GameService:
             except REFUSED as refused:
                 earlier = self.store.recall(self.store.redis, idem_key, body) if idem_key else None
                 if earlier is not None:  # a retry of a move that was made
-                    return earlier
+                    return earlier, None
                 if isinstance(refused, IllegalMove):
                     self.store.count(self.store.redis, game_id, "illegal", seat)
                 raise
@@ -579,9 +592,9 @@ class GameService:
             committed = self.store.commit_if(game_id, read_at, writes, idem_key)
             if committed.status == "done":
                 self._follow(decided, seat, skip_bot_seat)
-                return answer
+                return answer, decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
-                return self.store.answer_of(idem_key, committed.earlier, body)
+                return self.store.answer_of(idem_key, committed.earlier, body), None
             self.store.pause(attempt)
         attempts = self.store.backoff.attempts
         raise Contention(

@@ -18,7 +18,7 @@ from engine.games import get_game
 from service.config import Settings
 from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL
-from service.moves import MoveRequest
+from service.moves import Move, MoveRequest
 from service.runtime import game_service
 from service.store import GameStatus
 
@@ -35,15 +35,19 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
     service = game_service(settings)
     moves = 0
     started = time.monotonic()
+    played: Move | None = None
     while moves < settings.bot_moves_per_job and time.monotonic() - started < JOB_SECONDS:
-        record = service.store.load(game_id)
+        # After its own move the job plays on from the record it committed (no read, no
+        # decoding); if another seat moved meanwhile, the commit finds the game changed
+        # and reads it again.
+        record = played.record if played is not None else service.store.load(game_id)
         if record is None or record.status is not GameStatus.ACTIVE:
             return f"done after {moves} moves: game not active"
         info = record.seats[seat]
         if info.kind != "bot" or info.bot is None:
             return "not a bot seat"
         game = get_game(record.game)
-        state = game.load_state(record.state)
+        state = played.state if played is not None else game.load_state(record.state)
         if seat not in game.to_act(state):
             return f"done after {moves} moves: nothing owed"
         decision = record.decision(seat)
@@ -61,7 +65,9 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
                 answer_ttl=SERVICE_ANSWER_TTL,
                 next_actions=False,
             )
-            answer = service.act(game_id, move, known=record, skip_bot_seat=seat, known_state=state)
+            answer, played = service.play(
+                game_id, move, known=record, skip_bot_seat=seat, known_state=state
+            )
         except (VersionConflict, KeyReused, GameOver):
             return f"done after {moves} moves: raced at decision {decision}"
         moves += 1

@@ -22,9 +22,11 @@ from service.store import GameRecord, GameStatus
 
 @dataclass
 class Move:
-    """A decided move: the updated record and everything its commit writes and triggers."""
+    """A decided move: the updated record (and its ``state``, decoded) and everything its
+    commit writes and triggers."""
 
     record: GameRecord
+    state: Any
     after: dict[int, Prompt]
     events: list[Event]
     entry: dict[str, Any]
@@ -107,7 +109,7 @@ def decide_move(
         "at": now,
     }
     stream = stream_entries(record, seat, action, sealed, events, after, text)
-    return Move(record, after, events, entry, stream, took)
+    return Move(record, state, after, events, entry, stream, took)
 
 
 def _describe(game: Game, state: Any, seat: int, action: Action) -> str | None:
