@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
+import orjson
 import redis
 from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
@@ -233,6 +234,30 @@ def fingerprint(body: Any) -> str:
     return hashlib.sha256(codec.canonical_json(body).encode()).hexdigest()
 
 
+_BINARY_FIELDS = frozenset({"meta", "state", "result", "due", "decisions", "banks", "archive"})
+"""Fields a read leaves as bytes: the archive (compressed) and the JSON ones (parsed from
+their bytes by :func:`_loads`)."""
+
+
+def _loads(text: str | bytes) -> Any:
+    """Parse a stored JSON field: orjson (several times faster on a game's state), or the
+    standard library for what orjson refuses (integers beyond 64 bits)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def _dumps(data: Any) -> str:
+    """JSON text of what the store writes (records' fields, log entries, events, answers):
+    orjson, compact (the standard library for what orjson refuses: integers beyond 64 bits).
+    Readers parse it; nothing compares the text."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(data)
+
+
 _FIELDS = (
     "meta",
     "state",
@@ -345,16 +370,16 @@ class GameStore:
         """The hash fields of ``record``; ``meta=False`` leaves out (and does not encode) what
         a move never changes."""
         return {
-            **({"meta": json.dumps(GameStore._meta(record))} if meta else {}),
+            **({"meta": _dumps(GameStore._meta(record))} if meta else {}),
             "state": codec.canonical_json(record.state),
             "version": str(record.version),
             "counter": str(record.counter),
             "status": record.status.value,
-            "result": json.dumps(record.result),
-            "due": json.dumps(record.due),
-            "decisions": json.dumps(record.decisions),
+            "result": _dumps(record.result),
+            "due": _dumps(record.due),
+            "decisions": _dumps(record.decisions),
             "revealed": "1" if record.revealed else "",
-            "banks": json.dumps(record.banks),
+            "banks": _dumps(record.banks),
         }
 
     @staticmethod
@@ -383,8 +408,8 @@ class GameStore:
         if archived is not None:
             meta, state, result = archived.meta, archived.state, archived.meta["result"]
         elif raw["meta"] is not None:
-            meta, state = json.loads(raw["meta"]), json.loads(raw["state"] or "{}")
-            result = json.loads(raw["result"] or "null")
+            meta, state = _loads(raw["meta"]), _loads(raw["state"] or "{}")
+            result = _loads(raw["result"] or "null")
         else:
             return None
         return GameRecord(
@@ -404,10 +429,10 @@ class GameStore:
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
             forked_from=meta.get("forked_from"),
-            due=json.loads(raw["due"] or "{}"),
-            decisions=json.loads(raw["decisions"] or "{}"),
+            due=_loads(raw["due"] or "{}"),
+            decisions=_loads(raw["decisions"] or "{}"),
             time_bank=meta.get("time_bank"),
-            banks=json.loads(raw["banks"] or "{}"),
+            banks=_loads(raw["banks"] or "{}"),
             siblings=meta.get("siblings") or [],
             visibility=meta.get("visibility", "public"),
             revealed=bool(raw["revealed"]),
@@ -437,9 +462,11 @@ class GameStore:
         return self._from_fields(values), None if last is None else float(last)
 
     def _from_fields(self, values: Sequence[Any]) -> GameRecord | None:
+        """The record in an HMGET of ``_FIELDS`` read without decoding: the JSON fields are
+        parsed from their bytes, the others decoded."""
         return self._decode(
             [
-                value if value is None or name == "archive" else value.decode()
+                value if value is None or name in _BINARY_FIELDS else value.decode()
                 for name, value in zip(_FIELDS, values, strict=True)
             ]
         )
@@ -695,7 +722,7 @@ class GameStore:
         self.append_log(pipe, game_id, entry)
 
     def append_log(self, pipe: Pipeline, game_id: str, entry: dict[str, Any]) -> None:
-        pipe.rpush(self.key_for(game_id, "log"), json.dumps(entry))
+        pipe.rpush(self.key_for(game_id, "log"), _dumps(entry))
 
     def log(self, game_id: str, after: int = -1, limit: int | None = None) -> list[dict[str, Any]]:
         """Log entries numbered after ``after`` (entry ``n`` is the list's item ``n``), at
@@ -719,7 +746,7 @@ class GameStore:
         """Keep the answer to the request ``body`` under its idempotency key; the game's set
         of such keys lets compaction find them (both queued in the move's MULTI)."""
         stored = {"fingerprint": fingerprint(body), "answer": response}
-        pipe.set(key, json.dumps(stored), ex=ttl)
+        pipe.set(key, _dumps(stored), ex=ttl)
         answers = self.keys.answers_beside(key)
         pipe.sadd(answers, key)
         pipe.expire(answers, max(ttl, self.retention.active))
@@ -738,7 +765,7 @@ class GameStore:
     def answer_of(key: str, raw: str | bytes, body: Any) -> dict[str, Any]:
         """The answer in ``raw`` (what :meth:`remember` stored under ``key``). Raises
         KeyReused when it answered another body."""
-        stored = json.loads(raw)
+        stored = _loads(raw)
         if stored["fingerprint"] != fingerprint(body):
             raise KeyReused(
                 "this Idempotency-Key was used for a different action; use a new key per move"
@@ -751,7 +778,7 @@ class GameStore:
         """Append an event to the game's stream (inside MULTI when given a pipeline)."""
         pipe.xadd(
             self.key_for(game_id, "events"),
-            {"data": json.dumps(event)},
+            {"data": _dumps(event)},
             maxlen=self.retention.events,
             approximate=True,
         )
@@ -767,7 +794,7 @@ class GameStore:
             reply = self.redis.xread({key: after}, count=count)
         if not reply:
             return self._final_event(game_id, after)
-        return [(event_id, json.loads(fields["data"])) for event_id, fields in _resp2(reply)[0][1]]
+        return [(event_id, _loads(fields["data"])) for event_id, fields in _resp2(reply)[0][1]]
 
     def _final_event(self, game_id: str, after: str) -> list[tuple[str, dict[str, Any]]]:
         """A compacted game's last event, ``game_over`` (its stream is gone), if it is after
