@@ -580,7 +580,7 @@ class GameService:
             )
             read_at = record.version
             try:
-                decided, answer = self._decide(record, seat, move, state)
+                decided = self._decide(record, seat, move, state)
             except REFUSED as refused:
                 earlier = self.store.recall(self.store.redis, idem_key, body) if idem_key else None
                 if earlier is not None:  # a retry of a move that was made
@@ -588,11 +588,14 @@ class GameService:
                 if isinstance(refused, IllegalMove):
                     self.store.count(self.store.redis, game_id, "illegal", seat)
                 raise
+            # An answer kept for retries is written with the move; any other is made once
+            # the move is committed and followed up, so a bot's job is enqueued sooner.
+            answer = self._answer(decided, seat, move) if idem_key else None
             writes = self._writes(decided, seat, move, answer, idem_key)
             committed = self.store.commit_if(game_id, read_at, writes, idem_key)
             if committed.status == "done":
                 self._follow(decided, seat, skip_bot_seat)
-                return answer, decided
+                return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
             self.store.pause(attempt)
@@ -605,9 +608,9 @@ class GameService:
 
     def _decide(
         self, record: GameRecord, seat: int, move: MoveRequest, state: Any = None
-    ) -> tuple[Move, dict[str, Any]]:
-        """The move decided on ``record`` (updated to match) and its answer; ``state``: the
-        record's state already decoded (it is changed). Raises one of ``REFUSED``."""
+    ) -> Move:
+        """The move decided on ``record`` (updated to match); ``state``: the record's state
+        already decoded (it is changed). Raises one of ``REFUSED``."""
         self._check_active(record)
         game = get_game(record.game)
         if state is None:
@@ -621,25 +624,29 @@ class GameService:
             raise MalformedMove(exc.reason, field=exc.field, errors=errors) from None
         except IllegalAction as exc:
             raise IllegalMove(exc.reason, rule=exc.code) from None
-        answer = {
-            **self.observe(record, seat, state),
+        return decided
+
+    def _answer(self, decided: Move, seat: int, move: MoveRequest) -> dict[str, Any]:
+        """The answer of the decided move: the mover's view, its events and next actions."""
+        state = decided.state
+        return {
+            **self.observe(decided.record, seat, state),
             "events": [e for e in decided.events if visible(e, seat)],
             # The mover's next decision, if it owes one at once: a client needs no second
             # request to choose its next move (another seat's legal actions are not its to see).
             "actions": (
-                described_actions(game, state, seat)
+                described_actions(get_game(decided.record.game), state, seat)
                 if move.next_actions and seat in decided.after
                 else []
             ),
         }
-        return decided, answer
 
     def _writes(
         self,
         decided: Move,
         seat: int,
         move: MoveRequest,
-        answer: dict[str, Any],
+        answer: dict[str, Any] | None,
         idem_key: str | None,
     ) -> Callable[[Pipeline], None]:
         """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
@@ -654,7 +661,7 @@ class GameService:
                 self.store.count(p, game_id, "missed", seat)
             for item in decided.stream:
                 self.store.publish(p, game_id, item)
-            if idem_key:
+            if idem_key and answer is not None:
                 ttl = move.answer_ttl or self.idempotency_ttl
                 self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
 
