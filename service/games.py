@@ -523,16 +523,10 @@ class GameService:
         return record, token
 
     # --- acting --------------------------------------------------------------------------
-    def act(
-        self,
-        game_id: str,
-        move: MoveRequest,
-        known: GameRecord | None = None,
-        skip_bot_seat: int | None = None,
-        known_state: Any = None,
-    ) -> dict[str, Any]:
-        """The answer of ``move`` (see :meth:`play`)."""
-        return self.play(game_id, move, known, skip_bot_seat, known_state)[0]
+    def act(self, game_id: str, move: MoveRequest, **options: Any) -> dict[str, Any]:
+        """The answer of ``move`` (see :meth:`play`, which takes the same ``options``)."""
+        answer: dict[str, Any] = self.play(game_id, move, **options)[0]
+        return answer
 
     def play(
         self,
