@@ -2,7 +2,8 @@
 
 ``random_sim`` plays many seeded games through the public contract and checks invariants at
 each step (OpenSpiel's random_sim_test): every seat that owes a decision has legal actions,
-every legal action passes ``check``, every view is JSON and observing changes nothing, the
+every legal action passes ``check`` and ``describe_all`` says of the legal actions what
+``describe`` says of each, every view is JSON and observing changes nothing, the
 state round-trips through JSON exactly, ``is_over`` is false and there is no result until
 the end (and then both hold), and replaying the log reproduces the
 final state byte for byte.
@@ -33,6 +34,8 @@ def check_step(game: Game, state: Any, seats: int, seat: int, action: dict[str, 
         for act in legal:
             json.dumps(act)
             game.check(state, s, act)
+        described = [game.describe(state, s, act) for act in legal]
+        assert game.describe_all(state, s, legal) == described, "describe_all says otherwise"
     assert action in game.legal_actions(state, seat)
     for viewer in [None, *range(seats)]:
         json.dumps(game.view(state, viewer))

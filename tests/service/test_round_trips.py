@@ -154,3 +154,31 @@ def test_a_move_that_makes_a_bot_seat_due_stays_within_three(api, private_redis)
     assert job_id is not None, f"the last move enqueued the bot's job: {calls}"
     queue = "rq:queue:" + os.environ.get("DICEHALL_QUEUE", "dicehall")
     assert job_id in private_redis.lrange(queue, 0, -1)
+
+
+def test_a_bot_job_reads_its_game_once_for_a_turn_of_several_steps(api, private_redis, monkeypatch):
+    # After its own move the job plays on from the record it committed: one HMGET for the
+    # whole turn (the job would read again before each step otherwise).
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    from service.jobs import play_bot
+
+    game_id, tokens = start(
+        api, "carcassonne", [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+    )
+    summary = api.get(f"/v1/games/{game_id}").get_json()
+    if "0" in summary["to_act"]:  # the human scores at once: the turn passes to the bot
+        moved = api.post(
+            f"/v1/games/{game_id}/actions",
+            json={"action": {"type": "score"}},
+            headers=auth(tokens[0]),
+        )
+        assert moved.status_code == 200, moved.get_json()
+        summary = api.get(f"/v1/games/{game_id}").get_json()
+    assert "1" in summary["to_act"], summary["to_act"]
+    counted = Counted(private_redis)
+    outcome, _, calls = counted.during(lambda: play_bot(game_id, 1, summary["version"]))
+    steps = int(outcome.split()[2])
+    assert outcome.startswith("done after") and steps >= 2, outcome
+    assert calls.get("hmget") == 1, f"{steps} steps: {calls}"
+    assert calls.get("evalsha") == steps, calls
