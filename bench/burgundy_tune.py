@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -182,7 +183,7 @@ def compare(console: Console, args: argparse.Namespace) -> None:
         f"paired difference {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f}) over"
         f" {len(diffs)} seeds; better on {better}, worse on {worse}"
     )
-    machine["load_after"] = list(__import__("os").getloadavg())
+    machine["load_after"] = list(os.getloadavg())
     console.print(machine_line(machine))
 
 
