@@ -17,7 +17,8 @@ view, what a search rollout costs); the checked path is the baseline measured in
 Burgundy duchy A solo: points), means with 95% confidence intervals and the paired
 difference. ``tournament``: search, heuristic and random (a second random for 4 seats) in a
 mirrored tournament (each deal played with the seats rotated), rated in schedule order with
-openskill Plackett-Luce as the service does (``mu +- 2 sigma``, ordinal ``mu - 3 sigma``),
+openskill Plackett-Luce as the service rates bundled bots (no drift: ``service.rating``;
+``mu +- 2 sigma``, ordinal ``mu - 3 sigma``),
 with each bot's decision CPU time (p50, p95) and the share of their games in which search
 placed above the heuristic (per deal, with its 95% CI). ``tournaments``: that for every
 game with 2, 3 and 4 seats (a seat count a game refuses is skipped with the reason), at
@@ -41,7 +42,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from openskill.models import PlackettLuce
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -51,6 +51,7 @@ from engine.dice import Dice
 from engine.games import LISTED, get_game
 from engine.search import FastDice, fast_step
 from engine.simulate import play
+from service.rating import Ratings
 from service.tournaments import Participant, Tournament, schedule
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -280,16 +281,15 @@ class TimedBot(Bot):
 
 class RatedRun:
     """A mirrored tournament played in-process and rated as the service rates it:
-    openskill Plackett-Luce over the games in schedule order (``service.tournaments``),
-    interval ``mu +- 2 sigma``, ordinal ``mu - 3 sigma``. Also kept: each entrant's decision
-    CPU times and, per deal, the share of its games in which search placed above the
-    heuristic (ties count half)."""
+    openskill Plackett-Luce over the games in schedule order, without drift as for any
+    tournament of bundled bots (``service.rating``), interval ``mu +- 2 sigma``, ordinal
+    ``mu - 3 sigma``. Also kept: each entrant's decision CPU times and, per deal, the share
+    of its games in which search placed above the heuristic (ties count half)."""
 
     def __init__(self, game: Game, seats: int, iterations: int) -> None:
         self.game, self.seats, self.iterations = game, seats, iterations
         self.names = entrants(seats)
-        self.model = PlackettLuce()
-        self.ratings = [self.model.rating(name=name) for name in self.names]
+        self.ratings = Ratings(self.names, self.definition(1).fixed_programs())
         self.wins = [0] * len(self.names)
         self.played = [0] * len(self.names)
         self.times: list[list[float]] = [[] for _ in self.names]
@@ -298,7 +298,11 @@ class RatedRun:
 
     def plan(self, rounds: int) -> list[tuple[list[int], str]]:
         """The service's schedule for ``rounds`` deals (a longer plan extends a shorter)."""
-        t = Tournament(
+        return schedule(self.definition(rounds))
+
+    def definition(self, rounds: int) -> Tournament:
+        """The service's tournament of these bundled bots with ``rounds`` deals."""
+        return Tournament(
             id="bench",
             game=self.game.name,
             options={},
@@ -311,7 +315,6 @@ class RatedRun:
             concurrency=1,
             created_at=0.0,
         )
-        return schedule(t)
 
     def bot(self, p: int) -> Bot:
         kind = self.names[p].split("-")[0]
@@ -329,11 +332,8 @@ class RatedRun:
             bots = [self.bot(p) for p in seating]
             ranks = play(self.game, bots, seed, {}, bot_seed=self.games).result.ranks
             self.games += 1
-            teams = self.model.rate(
-                [[self.ratings[p]] for p in seating], ranks=[float(r) for r in ranks]
-            )
+            self.ratings.rate(seating, ranks)
             for seat, p in enumerate(seating):
-                self.ratings[p] = teams[seat][0]
                 self.played[p] += 1
                 self.wins[p] += ranks[seat] == 1
             if 0 in seating and 1 in seating:
@@ -343,8 +343,7 @@ class RatedRun:
             self.head_to_head.append(statistics.fmean(deal))
 
     def interval(self, p: int) -> tuple[float, float]:
-        r = self.ratings[p]
-        return r.mu - 2 * r.sigma, r.mu + 2 * r.sigma
+        return self.ratings.interval(p)
 
     def separated(self) -> tuple[bool, bool]:
         """Whether search's interval lies above the heuristic's, and the heuristic's above

@@ -33,7 +33,6 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from openskill.models import PlackettLuce
 from redis.exceptions import LockNotOwnedError
 from redis.lock import Lock
 
@@ -50,6 +49,7 @@ from service.errors import (
 )
 from service.games import GameService, lookup_game
 from service.indexes import ShardedIndex
+from service.rating import Ratings
 from service.runtime import RqJobs, game_service, queue_for
 from service.store import GameStatus, GameStore
 
@@ -142,6 +142,11 @@ class Tournament:
 
     def game_id(self, index: int) -> str:
         return f"{self.id}-{index:05d}"
+
+    def fixed_programs(self) -> bool:
+        """Whether every entrant is a bundled bot, a program that does not change between
+        games (rated without drift: ``service.rating``); an external account may change."""
+        return all(p.bot is not None and p.account is None for p in self.participants)
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Tournament:
@@ -391,10 +396,10 @@ class TournamentRunner:
         return rows
 
     def standings(self, t: Tournament) -> list[dict[str, Any]]:
-        """Ratings (openskill Plackett-Luce, games in schedule order), wins, average score
-        and per-participant diagnostics over the finished games."""
-        model = PlackettLuce()
-        ratings = [model.rating(name=p.name) for p in t.participants]
+        """Ratings (openskill Plackett-Luce, games in schedule order; without drift when
+        every entrant is a bundled bot: ``service.rating``), wins, average score and
+        per-participant diagnostics over the finished games."""
+        ratings = Ratings([p.name for p in t.participants], t.fixed_programs())
         wins = [0] * len(t.participants)
         played = [0] * len(t.participants)
         scores: list[list[float]] = [[] for _ in t.participants]
@@ -406,10 +411,9 @@ class TournamentRunner:
             if record is None or record.status is not GameStatus.OVER or not record.result:
                 continue
             ranks = record.result["ranks"]
-            teams = model.rate([[ratings[p]] for p in seating], ranks=ranks)
+            ratings.rate(seating, ranks)
             stats = self.service.store.stats(record.id, len(seating))
             for seat, p in enumerate(seating):
-                ratings[p] = teams[seat][0]
                 played[p] += 1
                 wins[p] += ranks[seat] == 1
                 scores[p].append(record.result["scores"][seat])
@@ -427,7 +431,7 @@ class TournamentRunner:
                     "mu": r.mu,
                     "sigma": r.sigma,
                     "ordinal": r.ordinal(),
-                    "interval": [r.mu - 2 * r.sigma, r.mu + 2 * r.sigma],
+                    "interval": list(ratings.interval(n)),
                     "games": played[n],
                     "wins": wins[n],
                     "average_score": statistics.fmean(scores[n]) if scores[n] else None,

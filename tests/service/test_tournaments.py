@@ -9,6 +9,7 @@ import sys
 
 import requests
 
+from service.rating import Ratings
 from service.tournaments import Participant, Tournament, schedule
 from tests.conftest import ROOT, _child_env, wait_until
 
@@ -93,6 +94,23 @@ def test_same_tournament_seed_gives_the_same_games(live_server, worker, redis_cl
     assert games_a[0]["commitment"] == games_a[1]["commitment"], "mirrored tables share dice"
 
 
+def rerated(base: str, t: dict, fixed_programs: bool) -> dict[str, tuple[float, float]]:
+    """Every entrant's (mu, sigma) recomputed from the tournament's games in order."""
+    names = [p["name"] for p in t["participants"]]
+    ratings = Ratings(names, fixed_programs)
+    games = requests.get(f"{base}/v1/tournaments/{t['id']}/games", timeout=10).json()["games"]
+    for g in sorted(games, key=lambda g: g["index"]):
+        ratings.rate([names.index(name) for name in g["participants"]], g["result"]["ranks"])
+    return {name: (ratings[n].mu, ratings[n].sigma) for n, name in enumerate(names)}
+
+
+def assert_rated(base: str, t: dict, fixed_programs: bool) -> None:
+    expected = rerated(base, t, fixed_programs)
+    for row in t["standings"]:
+        assert abs(row["mu"] - expected[row["name"]][0]) < 1e-9
+        assert abs(row["sigma"] - expected[row["name"]][1]) < 1e-9
+
+
 def test_standings_rank_by_ordinal_and_report_decision_latency(live_server, worker, redis_client):
     spec = {
         "game": "carcassonne",
@@ -112,6 +130,7 @@ def test_standings_rank_by_ordinal_and_report_decision_latency(live_server, work
     for row in rows:
         assert abs(row["ordinal"] - (row["mu"] - 3 * row["sigma"])) < 1e-9
         assert 0 <= row["decision_time_p50"] <= row["decision_time_p95"]
+    assert_rated(live_server, t, fixed_programs=True)  # bundled bots only: no drift
 
 
 def test_a_tournament_refuses_a_budget_for_a_bot_without_one(live_server):
@@ -148,6 +167,7 @@ def test_an_external_bot_that_never_answers_loses_only_its_decisions_to_fallback
     assert rows["sleepy"]["deadlines_missed"] == 8, "four rounds of two games, all missed"
     assert rows["bundled"]["deadlines_missed"] == 0
     assert rows["sleepy"]["games"] == rows["bundled"]["games"] == 2
+    assert_rated(live_server, done, fixed_programs=False)  # an external account may change
     log = requests.get(f"{live_server}/v1/games/{t['id']}-00000/log", timeout=10).json()
     assert all(e["fallback"] == (e["seat"] == 1) for e in log["entries"][1:])
     feed = requests.get(

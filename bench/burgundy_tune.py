@@ -1,0 +1,212 @@
+"""Tune the Burgundy heuristic's weights by CMA-ES on seeded solo games (duchy A).
+
+    python bench/burgundy_tune.py tune [--generations 12] [--games 120] [--sigma 0.25]
+        [--out FILE]
+    python bench/burgundy_tune.py compare --weights FILE [--games 400] [--first 100000]
+
+The weights are the potential's (``TUNE``), what a bonus held is worth (``BONUS_VALUE``) and
+how fast holding more of a kind loses worth (``HOLD_DECAY``), in ``engine/burgundy/bots.py``.
+A candidate is the vector ``x`` of log-factors on today's weights (weight = today's *
+exp(x)), so CMA-ES (the ``cma`` package: Hansen's reference implementation) starts at
+today's weights with the same relative step on each. A candidate's fitness is its mean
+solo score on the generation's seeds, played on the fast path (``perform`` with
+``FastDice``); every candidate of a generation meets the same seeds (common random numbers:
+the same dice each round whatever was marked), and every generation has new seeds, so the
+search cannot learn a few seeds' dice. ``tune`` writes the distribution's mean (the
+estimate that noise biases least) and the best candidate seen with their fitness.
+
+``compare``: today's weights and the tuned ones on the same held-out seeds (``--first``
+onwards, away from the tuning seeds); means with 95% CIs and the paired difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import random
+import statistics
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import cma
+from rich.console import Console
+from rich.progress import Progress
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.cluster import machine_line, machine_state
+from bench.search import mean_ci
+from engine.burgundy import bots
+from engine.games import get_game
+from engine.search import FastDice, fast_step
+
+OPTIONS = {"variant": "solo", "duchy": "A"}
+TUNED = [f"TUNE.{k}" for k, v in bots.TUNE.items() if v] + [
+    *(f"BONUS_VALUE.{k}" for k in bots.BONUS_VALUE),
+    "HOLD_DECAY",
+]
+"""The weights tuned (``TUNE`` entries that are 0 switch a term off and stay off)."""
+
+
+def today() -> dict[str, float]:
+    """The weights as they are in ``engine/burgundy/bots.py``."""
+    found: dict[str, float] = {}
+    for name in TUNED:
+        table, _, key = name.partition(".")
+        found[name] = getattr(bots, table)[key] if key else getattr(bots, table)
+    return found
+
+
+def weights_of(x: Sequence[float], base: dict[str, float]) -> dict[str, float]:
+    """The weights of candidate ``x`` (log-factors on ``base``); the decay stays below 1."""
+    found = {name: base[name] * math.exp(v) for name, v in zip(TUNED, x, strict=True)}
+    found["HOLD_DECAY"] = min(found["HOLD_DECAY"], 0.95)
+    return found
+
+
+@contextlib.contextmanager
+def weighted(weights: dict[str, float]) -> Iterator[None]:
+    """The heuristic with ``weights`` while the block runs (the module's tables patched)."""
+    before = today()
+    try:
+        set_weights(weights)
+        yield
+    finally:
+        set_weights(before)
+
+
+def set_weights(weights: dict[str, float]) -> None:
+    for name, value in weights.items():
+        table, _, key = name.partition(".")
+        if key:
+            getattr(bots, table)[key] = value
+        else:
+            setattr(bots, table, value)
+    bots._holding.cache_clear()
+
+
+def solo_score(seed: str) -> int:
+    """One solo game of the heuristic (as the module's tables stand) on the fast path."""
+    game = get_game("burgundy")
+    bot = bots.HeuristicBot()
+    dice = FastDice(seed)
+    rng = random.Random(seed)
+    state = game.setup(1, game.validate_options(1, dict(OPTIONS)), dice)
+    while not game.is_over(state):
+        legal = game.legal_actions(state, 0)
+        action = legal[0] if len(legal) == 1 else bot.choose(game.view(state, 0), legal, rng)
+        fast_step(game, state, 0, action, dice)
+    result = game.result(state)
+    assert result is not None
+    return int(result.scores[0])
+
+
+def scores(weights: dict[str, float], seeds: Sequence[str]) -> list[int]:
+    with weighted(weights):
+        return [solo_score(seed) for seed in seeds]
+
+
+def tune(console: Console, args: argparse.Namespace) -> None:
+    machine = machine_state()
+    base = today()
+    es = cma.CMAEvolutionStrategy(
+        [0.0] * len(TUNED), args.sigma, {"seed": 1, "verbose": -9, "popsize": args.popsize}
+    )
+    best: tuple[float, list[float]] = (-math.inf, [0.0] * len(TUNED))
+    history = []
+    with Progress(console=console) as progress:
+        task = progress.add_task("candidates", total=args.generations * es.popsize)
+        for generation in range(args.generations):
+            seeds = [f"tune-{generation}-{n}" for n in range(args.games)]
+            xs = es.ask()
+            fitness = []
+            for x in xs:
+                mean = statistics.fmean(scores(weights_of(x, base), seeds))
+                fitness.append(mean)
+                if mean > best[0]:
+                    best = (mean, list(map(float, x)))
+                progress.advance(task)
+            es.tell(xs, [-f for f in fitness])
+            baseline = statistics.fmean(scores(base, seeds))
+            history.append({"generation": generation, "baseline": baseline, "best": max(fitness)})
+            console.print(
+                f"generation {generation}: today's weights {baseline:.2f}, candidates "
+                f"{min(fitness):.2f}-{max(fitness):.2f} (mean {statistics.fmean(fitness):.2f})"
+                f" on {args.games} new seeds; step {es.sigma:.3f}"
+            )
+            write(args.out, base, es, best, history, machine)
+    console.print(machine_line(machine))
+
+
+def write(
+    out: str,
+    base: dict[str, float],
+    es: Any,
+    best: tuple[float, list[float]],
+    history: list[dict[str, Any]],
+    machine: dict[str, Any],
+) -> None:
+    data = {
+        "mean": weights_of(list(es.mean), base),
+        "best": weights_of(best[1], base),
+        "best_fitness": best[0],
+        "today": base,
+        "history": history,
+        "machine": machine,
+    }
+    Path(out).write_text(json.dumps(data, indent=2) + "\n")
+
+
+def compare(console: Console, args: argparse.Namespace) -> None:
+    machine = machine_state()
+    tuned = json.loads(Path(args.weights).read_text())[args.which]
+    seeds = [f"compare-{n}" for n in range(args.first, args.first + args.games)]
+    found: dict[str, list[int]] = {}
+    with Progress(console=console) as progress:
+        for label, weights in (("today", today()), ("tuned", tuned)):
+            task = progress.add_task(label, total=1)
+            found[label] = scores(weights, seeds)
+            progress.advance(task)
+    for label, values in found.items():
+        mean, half = mean_ci(values)
+        console.print(f"{label}: {mean:.2f} (95% CI {mean - half:.2f}-{mean + half:.2f})")
+    diffs = [t - b for t, b in zip(found["tuned"], found["today"], strict=True)]
+    mean, half = mean_ci(diffs)
+    better = sum(d > 0 for d in diffs)
+    worse = sum(d < 0 for d in diffs)
+    console.print(
+        f"paired difference {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f}) over"
+        f" {len(diffs)} seeds; better on {better}, worse on {worse}"
+    )
+    machine["load_after"] = list(os.getloadavg())
+    console.print(machine_line(machine))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("what", choices=["tune", "compare"])
+    parser.add_argument("--generations", type=int, default=12)
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--popsize", type=int, default=10)
+    parser.add_argument("--sigma", type=float, default=0.25)
+    parser.add_argument("--out", default="burgundy_weights.json")
+    parser.add_argument("--weights", default="burgundy_weights.json")
+    parser.add_argument("--which", default="mean", choices=["mean", "best"])
+    parser.add_argument("--first", type=int, default=100_000)
+    args = parser.parse_args(argv)
+    console = Console()
+    if args.what == "tune":
+        tune(console, args)
+    else:
+        compare(console, args)
+
+
+if __name__ == "__main__":
+    main()
