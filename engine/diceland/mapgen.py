@@ -54,6 +54,12 @@ def neighbours(h: Hex) -> list[Hex]:
     return [(h[0] + dq, h[1] + dr) for dq, dr in AXIAL_STEPS]
 
 
+Edit = tuple[str, Hex, Hex]
+"""A fine-tuning step on a layout: ``("treasure", a, b)`` moves the treasure on hex ``a`` to
+hex ``b`` (a hex of the same colour); ``("hex", a, b)`` hands hex ``a`` from its territory to
+the neighbouring territory that holds hex ``b``."""
+
+
 @dataclass
 class Design:
     """A map's character: its shape, obstacles, start, territory sizes and treasure policy."""
@@ -69,6 +75,10 @@ class Design:
     attempt: int = 0
     """The generator's attempt (seed) of the chosen layout: chosen by playtesting with bots
     (``bench/diceland_tune.py``) so that every map wins as often as the others."""
+    edits: tuple[Edit, ...] = ()
+    """Fine tuning applied to the attempt's layout, in order (:func:`apply_edit`): treasure
+    moves and hexes handed to a neighbouring territory, found by playtesting
+    (``bench/diceland_tune.py``) so that the map wins as often as the others."""
 
 
 def design_a() -> Design:
@@ -389,13 +399,146 @@ def layouts(design: Design, attempts: int = 10_000) -> Iterator[tuple[int, dict]
 
 
 def build(design: Design) -> dict:
-    """The JSON data of one map: the layout of its chosen ``design.attempt``."""
+    """The JSON data of one map: the layout of its chosen ``design.attempt`` with the
+    design's ``edits`` applied in order."""
     if not connected_to_start(design):
         raise ValueError(f"map {design.name}: land not connected to the start")
     data = layout(design, design.attempt)
     if data is None:
         raise ValueError(f"map {design.name}: attempt {design.attempt} fails the checks")
+    base = data
+    for edit in design.edits:
+        edited = apply_edit(design, base, data, edit)
+        if edited is None:
+            raise ValueError(f"map {design.name}: edit {edit} fails the checks")
+        data = edited
+    if design.edits:
+        data["generator"] += f", {len(design.edits)} tuning edits"
     return data
+
+
+def _territory_ok(hexes: list[Hex]) -> bool:
+    """A territory is connected."""
+    cells = set(hexes)
+    seen = {hexes[0]}
+    stack = [hexes[0]]
+    while stack:
+        h = stack.pop()
+        for n in neighbours(h):
+            if n in cells and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen == cells
+
+
+def layout_ok(data: dict) -> bool:
+    """The checks every layout passes (the data tests' and the generator's): territories of
+    2-6 connected hexes, neighbours never alike, every colour used with balanced totals, two
+    treasures a colour in two different territories, at most one treasure a territory, no
+    two treasures side by side."""
+    owner: dict[Hex, int] = {}
+    totals = dict.fromkeys(COLOURS, 0)
+    treasures: dict[str, list[int]] = {c: [] for c in COLOURS}
+    spots: list[Hex] = []
+    for i, terr in enumerate(data["territories"]):
+        hexes = [(q, r) for q, r in terr["hexes"]]
+        if not 2 <= len(hexes) <= 6 or not _territory_ok(hexes):
+            return False
+        owner.update(dict.fromkeys(hexes, i))
+        totals[terr["colour"]] += len(hexes)
+        if len(terr["treasures"]) > 1:
+            return False
+        for q, r in terr["treasures"]:
+            if (q, r) not in hexes:
+                return False
+            treasures[terr["colour"]].append(i)
+            spots.append((q, r))
+    if any(len(set(ids)) != 2 or len(ids) != 2 for ids in treasures.values()):
+        return False
+    if max(totals.values()) - min(totals.values()) > 6:
+        return False
+    if any(n in spots for h in spots for n in neighbours(h)):
+        return False
+    colours = [t["colour"] for t in data["territories"]]
+    return all(
+        colours[owner[n]] != colours[i]
+        for h, i in owner.items()
+        for n in neighbours(h)
+        if n in owner and owner[n] != i
+    )
+
+
+def apply_edit(design: Design, base: dict, data: dict, edit: Edit) -> dict | None:
+    """``data`` with one tuning ``edit`` made, or None if the result would fail a check or
+    change the design's character: a far-treasure design keeps every treasure at least as
+    far from the start as the nearest treasure of its unedited layout ``base``, and a
+    territory never leaves the design's size range (or goes further out of it)."""
+    kind, a, b = edit
+    out = json.loads(json.dumps(data))
+    terrs = out["territories"]
+    where = {(q, r): i for i, t in enumerate(terrs) for q, r in t["hexes"]}
+    if a not in where or b not in where:
+        return None
+    ta, tb = terrs[where[a]], terrs[where[b]]
+    start = (base["start"][0], base["start"][1])
+    if kind == "treasure":
+        if list(a) not in ta["treasures"] or ta["colour"] != tb["colour"] or a == b:
+            return None
+        if design.treasures == "far":
+            nearest = min(
+                distance((q, r), start) for t in base["territories"] for q, r in t["treasures"]
+            )
+            if distance(b, start) < nearest:
+                return None
+        ta["treasures"].remove(list(a))
+        tb["treasures"] = sorted([*tb["treasures"], list(b)], key=lambda h: (h[1], h[0]))
+    elif kind == "hex":
+        if (
+            ta is tb
+            or list(a) in ta["treasures"]
+            or not any(n in map(tuple, tb["hexes"]) for n in neighbours(a))
+        ):
+            return None
+        low, high = min(design.sizes), max(design.sizes)
+        na, nb = len(ta["hexes"]) - 1, len(tb["hexes"]) + 1
+        if na < min(low, na + 1) or nb > max(high, nb - 1):
+            return None
+        ta["hexes"].remove(list(a))
+        tb["hexes"] = sorted([*tb["hexes"], list(a)], key=lambda h: (h[1], h[0]))
+    else:
+        return None
+    if not layout_ok(out):
+        return None
+    out["link_cost"] = link_cost(Board(out))
+    return out
+
+
+def edit_options(design: Design, base: dict, data: dict) -> Iterator[tuple[Edit, dict]]:
+    """Every single tuning edit that ``data`` (an edited ``base``) allows, with its result:
+    the tuner's fine knob (``bench/diceland_tune.py``)."""
+    terrs = data["territories"]
+    where = {(q, r): i for i, t in enumerate(terrs) for q, r in t["hexes"]}
+    for t in terrs:
+        for q, r in t["treasures"]:
+            for u in terrs:
+                if u["colour"] != t["colour"]:
+                    continue
+                for h in u["hexes"]:
+                    edit: Edit = ("treasure", (q, r), (h[0], h[1]))
+                    out = apply_edit(design, base, data, edit)
+                    if out is not None:
+                        yield edit, out
+    for h, i in where.items():
+        seen: set[int] = set()
+        for n in neighbours(h):
+            j = where.get(n)
+            if j is None or j == i or j in seen:
+                continue
+            seen.add(j)
+            edit = ("hex", h, (terrs[j]["hexes"][0][0], terrs[j]["hexes"][0][1]))
+            out = apply_edit(design, base, data, edit)
+            if out is not None:
+                yield edit, out
 
 
 def main() -> None:
