@@ -1,7 +1,8 @@
 """Are Diceland's maps equally hard? Win shares per map with confidence intervals.
 
-Run by hand (CPU-heavy; nice it): ``nice -n 10 python bench/diceland_fairness.py --deals 50
---pairs 50``. For each bot (heuristic, random) it prints:
+Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_fairness.py --deals 200
+--pairs 100 --jobs 2`` (``--jobs``: processes for the games). It prints the date, the load
+average and, for each bot (heuristic, random):
 
 - four-seat games in **balanced deals**: a deal shuffles the eight maps (seeded) into two
   groups of four; each group plays four games on one dice seed, the maps rotated over the
@@ -11,7 +12,10 @@ Run by hand (CPU-heavy; nice it): ``nice -n 10 python bench/diceland_fairness.py
   0.25;
 - **heads-up pairs played both ways**: for every pair of maps and every seed, two games on
   the same dice seed with the seats swapped (the same seeds for every pair); ``--pairs 50``
-  is 100 games a pair. The first map's win rate, fair is 50 %.
+  is 100 games a pair. The first map's win rate, fair is 50 %, and each map's mean rate
+  against the other seven;
+- the same figures over the first ``--first-deals`` deals and ``--first-pairs`` seeds alone
+  (by default 400 four-seat games and 50 games a pair: what a run of the issue's size shows).
 
 Why: the rotations take the seat out of the difference between maps and make every map of a
 group meet the same first throws. The dice part once the bots' choices differ, so the games

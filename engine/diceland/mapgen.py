@@ -94,6 +94,10 @@ def design_a() -> Design:
         [3, 4, 4, 5],
         "spread",
         attempt=14,
+        edits=(
+            ("hex", (-1, 6), (0, 6)),
+            ("treasure", (-3, 9), (-2, 9)),
+        ),
     )
 
 
@@ -111,6 +115,10 @@ def design_b() -> Design:
         [3, 4, 4, 5, 6],
         "far",
         attempt=606,
+        edits=(
+            ("hex", (6, 5), (5, 6)),
+            ("hex", (9, 0), (7, 0)),
+        ),
     )
 
 
@@ -130,6 +138,10 @@ def design_c() -> Design:
         [2, 3, 3, 4, 5],
         "spread",
         attempt=10,
+        edits=(
+            ("hex", (-3, 3), (-3, 4)),
+            ("hex", (-3, -1), (-4, -2)),
+        ),
     )
 
 
@@ -149,6 +161,10 @@ def design_d() -> Design:
         [2, 3, 4, 5, 6],
         "far",
         attempt=15,
+        edits=(
+            ("hex", (4, 8), (4, 7)),
+            ("hex", (-3, 7), (-4, 8)),
+        ),
     )
 
 
@@ -165,6 +181,13 @@ def design_e() -> Design:
         [2, 2, 3, 3, 3],
         "spread",
         attempt=42,
+        edits=(
+            ("hex", (7, 3), (6, 4)),
+            ("treasure", (-1, 3), (9, 3)),
+            ("treasure", (0, 1), (10, 0)),
+            ("treasure", (9, 3), (1, 7)),
+            ("treasure", (10, 0), (6, 1)),
+        ),
     )
 
 
@@ -183,6 +206,11 @@ def design_f() -> Design:
         [4, 4, 5, 5],
         "far",
         attempt=1840,
+        edits=(
+            ("hex", (7, 1), (6, 1)),
+            ("treasure", (3, 9), (5, 0)),
+            ("treasure", (0, 1), (0, 0)),
+        ),
     )
 
 
@@ -201,6 +229,11 @@ def design_g() -> Design:
         [3, 4, 4, 5],
         "spread",
         attempt=23,
+        edits=(
+            ("hex", (1, 10), (0, 9)),
+            ("treasure", (3, 0), (9, 1)),
+            ("hex", (5, 3), (7, 2)),
+        ),
     )
 
 
@@ -413,7 +446,8 @@ def build(design: Design) -> dict:
             raise ValueError(f"map {design.name}: edit {edit} fails the checks")
         data = edited
     if design.edits:
-        data["generator"] += f", {len(design.edits)} tuning edits"
+        count = len(design.edits)
+        data["generator"] += f", {count} tuning edit{'s' if count > 1 else ''}"
     return data
 
 
