@@ -6,7 +6,9 @@ are the data (the engine only reads them). Each map has a shape and obstacles of
 character; territories (2-6 hexes, connected) are grown with a seeded ``random.Random`` and
 coloured so that no two neighbouring territories share a colour; two treasures a colour are
 placed in two different territories by the map's treasure policy. The generator retries a
-design until it passes the same checks as ``tests/engine/test_diceland_maps.py``.
+design until it passes the same checks as ``tests/engine/test_diceland_maps.py``. A design
+names its chosen ``attempt`` and its tuning ``edits`` (treasure moves, hexes handed between
+territories: :func:`apply_edit`), both found by playtesting (``bench/diceland_tune.py``).
 """
 
 from __future__ import annotations
@@ -365,17 +367,21 @@ def place_treasures(
     return chosen
 
 
-def connected_to_start(design: Design) -> bool:
-    land = set(land_of(design)) | {design.start}
-    seen = {design.start}
-    stack = [design.start]
+def connected(cells: set[Hex], origin: Hex) -> bool:
+    """Every hex of ``cells`` is reachable from ``origin`` (one of them) over ``cells``."""
+    seen = {origin}
+    stack = [origin]
     while stack:
         h = stack.pop()
         for n in neighbours(h):
-            if n in land and n not in seen:
+            if n in cells and n not in seen:
                 seen.add(n)
                 stack.append(n)
-    return seen == land
+    return seen == cells
+
+
+def connected_to_start(design: Design) -> bool:
+    return connected(set(land_of(design)) | {design.start}, design.start)
 
 
 def layout(design: Design, attempt: int) -> dict | None:
@@ -451,20 +457,6 @@ def build(design: Design) -> dict:
     return data
 
 
-def _territory_ok(hexes: list[Hex]) -> bool:
-    """A territory is connected."""
-    cells = set(hexes)
-    seen = {hexes[0]}
-    stack = [hexes[0]]
-    while stack:
-        h = stack.pop()
-        for n in neighbours(h):
-            if n in cells and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return seen == cells
-
-
 def layout_ok(data: dict) -> bool:
     """The checks every layout passes (the data tests' and the generator's): territories of
     2-6 connected hexes, neighbours never alike, every colour used with balanced totals, two
@@ -476,7 +468,7 @@ def layout_ok(data: dict) -> bool:
     spots: list[Hex] = []
     for i, terr in enumerate(data["territories"]):
         hexes = [(q, r) for q, r in terr["hexes"]]
-        if not 2 <= len(hexes) <= 6 or not _territory_ok(hexes):
+        if not 2 <= len(hexes) <= 6 or not connected(set(hexes), hexes[0]):
             return False
         owner.update(dict.fromkeys(hexes, i))
         totals[terr["colour"]] += len(hexes)
