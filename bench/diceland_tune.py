@@ -103,15 +103,17 @@ def proposals(
     design: Design, current: Candidate, lean: float, count: int, rng: random.Random
 ) -> list[Candidate]:
     """Up to ``count`` candidates: one or two edits on the current layout; treasure moves
-    away from the start if ``lean`` > 0 (the map wins too often), toward it if < 0."""
+        away from the start if ``lean`` > 0 (the map wins too often), toward it if < 0, either
+    way if 0 (not measured yet)."""
     base = unedited(design)
     start = (base["start"][0], base["start"][1])
     options = list(edit_options(design, base, current.data))
-    treasure = [
-        (e, d)
-        for e, d in options
-        if e[0] == "treasure" and (distance(e[2], start) - distance(e[1], start)) * lean > 0
-    ]
+
+    def toward(e: Edit) -> bool:  # the move goes the way the map needs (any way at first)
+        step = distance(e[2], start) - distance(e[1], start)
+        return step * lean > 0 or (lean == 0 and step != 0)
+
+    treasure = [(e, d) for e, d in options if e[0] == "treasure" and toward(e)]
     hexes = [(e, d) for e, d in options if e[0] == "hex"]
     picks = rng.sample(treasure, min(len(treasure), count * 2 // 3))
     picks += rng.sample(hexes, min(len(hexes), count - len(picks)))
