@@ -1,7 +1,8 @@
 """Are Diceland's maps equally hard? Win shares per map with confidence intervals.
 
-Run by hand (CPU-heavy; nice it): ``nice -n 10 python bench/diceland_fairness.py --deals 50
---pairs 50``. For each bot (heuristic, random) it prints:
+Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_fairness.py --deals 200
+--pairs 100 --jobs 2`` (``--jobs``: processes for the games). It prints the date, the load
+average and, for each bot (heuristic, random):
 
 - four-seat games in **balanced deals**: a deal shuffles the eight maps (seeded) into two
   groups of four; each group plays four games on one dice seed, the maps rotated over the
@@ -11,7 +12,10 @@ Run by hand (CPU-heavy; nice it): ``nice -n 10 python bench/diceland_fairness.py
   0.25;
 - **heads-up pairs played both ways**: for every pair of maps and every seed, two games on
   the same dice seed with the seats swapped (the same seeds for every pair); ``--pairs 50``
-  is 100 games a pair. The first map's win rate, fair is 50 %.
+  is 100 games a pair. The first map's win rate, fair is 50 %, and each map's mean rate
+  against the other seven;
+- the same figures over the first ``--first-deals`` deals and ``--first-pairs`` seeds alone
+  (by default 400 four-seat games and 50 games a pair: what a run of the issue's size shows).
 
 Why: the rotations take the seat out of the difference between maps and make every map of a
 group meet the same first throws. The dice part once the bots' choices differ, so the games
@@ -31,24 +35,29 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from math import sqrt
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.progress import Progress
 
-from engine.diceland import GAME
+from engine.diceland import GAME, bots
+from engine.diceland.board import Board
 from engine.diceland.fairness import link_cost, placements
-from engine.diceland.maps import BOARDS, MAP_NAMES
+from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
 from engine.simulate import make_bots, play
 
 Tick = Callable[[], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,24 @@ class Estimate:
         return f"{self.mean:.3f}±{self.half:.3f}"
 
 
+def install_maps(maps: dict[str, dict[str, Any]]) -> None:
+    """Put these maps' data in place of the shipped ones, in this process only (a playtest of
+    candidate layouts, ``bench/diceland_tune.py``)."""
+    for name, data in maps.items():
+        if MAP_DATA.get(name) != data:
+            BOARDS[name], MAP_DATA[name] = Board(data), data
+            bots._BOARDS.clear()  # the heuristic keeps boards by name: forget the old one
+
+
+class SerialExecutor(Executor):
+    """Runs each submitted call at once in this process (``--jobs 1``)."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
 def score(maps: Sequence[str], seat_of: int, bot: str, seed: str) -> float:
     """Seat ``seat_of``'s win (1, a fraction if shared, or 0) in one game on ``maps``."""
     played = play(
@@ -87,44 +114,70 @@ def score(maps: Sequence[str], seat_of: int, bot: str, seed: str) -> float:
     return 1 / len(winners) if seat_of in winners else 0.0
 
 
-def four_seat(
-    bot: str, deals: int, names: Sequence[str] = MAP_NAMES, tick: Tick | None = None
-) -> dict[str, Estimate]:
-    """Each map's four-seat win share over ``deals`` balanced deals (see the module doc)."""
-    per_deal: dict[str, list[float]] = {m: [] for m in names}
+def group_games(bot: str, d: int, g: int, group: list[str]) -> dict[str, float]:
+    """One group of a balanced deal: four games on one dice seed, the maps rotated over the
+    seats; each map's share of the four."""
+    won = dict.fromkeys(group, 0.0)
+    for turn in range(4):
+        maps = group[turn:] + group[:turn]
+        played = play(
+            GAME, make_bots(GAME, [bot] * 4), f"deal-{bot}-{d}-{g}", {"maps": maps}, strict=False
+        )
+        for seat in played.result.winners:
+            won[maps[seat]] += 1 / len(played.result.winners)
+    return {m: w / 4 for m, w in won.items()}
+
+
+def four_seat_units(
+    bot: str,
+    deals: int,
+    names: Sequence[str] = MAP_NAMES,
+    tick: Tick | None = None,
+    pool: Executor | None = None,
+) -> dict[str, list[float]]:
+    """Each map's per-deal four-seat share over ``deals`` balanced deals (module doc), in
+    deal order."""
+    pool = pool or SerialExecutor()
     deck = random.Random(f"fairness-{bot}")
     shuffled = list(names)
+    futures = []
     for d in range(deals):
         deck.shuffle(shuffled)
         for g, group in enumerate((shuffled[:4], shuffled[4:])):
-            won = dict.fromkeys(group, 0.0)
-            for turn in range(4):
-                maps = group[turn:] + group[:turn]
-                played = play(
-                    GAME,
-                    make_bots(GAME, [bot] * 4),
-                    f"deal-{bot}-{d}-{g}",
-                    {"maps": maps},
-                    strict=False,
-                )
-                for seat in played.result.winners:
-                    won[maps[seat]] += 1 / len(played.result.winners)
-                if tick:
-                    tick()
-            for m in group:
-                per_deal[m].append(won[m] / 4)
-    return {m: Estimate.of(v) for m, v in per_deal.items()}
-
-
-def heads_up(bot: str, a: str, b: str, pairs: int, tick: Tick | None = None) -> Estimate:
-    """Map ``a``'s win rate against ``b``: ``pairs`` seeds, each played both ways."""
-    units = []
-    for k in range(pairs):
-        seed = f"hu-{bot}-{k}"
-        units.append((score([a, b], 0, bot, seed) + score([b, a], 1, bot, seed)) / 2)
+            futures.append(pool.submit(group_games, bot, d, g, list(group)))
+    per_deal: dict[str, list[float]] = {m: [] for m in names}
+    for future in futures:
+        for m, share in future.result().items():
+            per_deal[m].append(share)
         if tick:
             tick()
-    return Estimate.of(units)
+    return per_deal
+
+
+def mirrored(bot: str, a: str, b: str, seeds: range) -> list[float]:
+    """Map ``a``'s result against ``b`` per seed, each seed played both ways."""
+    return [
+        (score([a, b], 0, bot, f"hu-{bot}-{k}") + score([b, a], 1, bot, f"hu-{bot}-{k}")) / 2
+        for k in seeds
+    ]
+
+
+def heads_up_all(
+    bot: str, pairs: int, tick: Tick, pool: Executor, chunk: int = 10
+) -> dict[tuple[str, str], list[float]]:
+    """Every pair of maps' per-seed units (``pairs`` mirrored seeds, the same for every
+    pair), spread over ``pool``."""
+    futures = []
+    for a, b in itertools.combinations(MAP_NAMES, 2):
+        for k in range(0, pairs, chunk):
+            seeds = range(k, min(pairs, k + chunk))
+            futures.append((a, b, len(seeds), pool.submit(mirrored, bot, a, b, seeds)))
+    units: dict[tuple[str, str], list[float]] = {}
+    for a, b, n, future in futures:
+        units.setdefault((a, b), []).extend(future.result())
+        for _ in range(n):
+            tick()
+    return units
 
 
 def seat_effect(bot: str, games: int, names: Sequence[str] = MAP_NAMES) -> float:
@@ -136,57 +189,103 @@ def seat_effect(bot: str, games: int, names: Sequence[str] = MAP_NAMES) -> float
     return total / games
 
 
+def report_four_seat(console: Console, bot: str, units: dict[str, list[float]], deals: int) -> None:
+    shares = {m: Estimate.of(v[:deals]) for m, v in units.items()}
+    spread = max(s.mean for s in shares.values()) - min(s.mean for s in shares.values())
+    console.print(
+        f"{bot}: {deals * 8} four-seat games ({deals} balanced deals), "
+        "share per map with 95 % CI (fair 0.25):"
+    )
+    console.print("  " + "  ".join(f"{m} {s}" for m, s in shares.items()))
+    console.print(
+        f"  spread max-min {spread:.3f}; outside 0.25±0.04: "
+        f"{[m for m, s in shares.items() if not s.within(0.25, 0.04)] or 'none'}; "
+        f"CI wholly outside: "
+        f"{[m for m, s in shares.items() if s.clearly_outside(0.25, 0.04)] or 'none'}"
+    )
+
+
+def report_heads_up(
+    console: Console, bot: str, units: dict[tuple[str, str], list[float]], seeds: int, full: bool
+) -> None:
+    rates = {pair: Estimate.of(v[:seeds]) for pair, v in units.items()}
+    inside = sum(r.within(0.5, 0.05) for r in rates.values())
+    clear = {f"{a}-{b}": str(r) for (a, b), r in rates.items() if r.clearly_outside(0.5, 0.05)}
+    console.print(f"{bot}: heads-up, {2 * seeds} games a pair (mirrored), first map's rate:")
+    if full:
+        for a in MAP_NAMES:
+            row = [f"{b}:{rates[(a, b)].mean:.2f}" for b in MAP_NAMES if (a, b) in rates]
+            if row:
+                console.print(f"    {a} v " + " ".join(row))
+        field = {
+            m: statistics.fmean(
+                r.mean if a == m else 1 - r.mean for (a, b), r in rates.items() if m in (a, b)
+            )
+            for m in MAP_NAMES
+        }
+        console.print(
+            "  each map against the other seven (mean of its pairs): "
+            + "  ".join(f"{m} {v:.3f}" for m, v in field.items())
+        )
+    half = statistics.fmean(r.half for r in rates.values())
+    console.print(
+        f"  pairs within 45-55 %: {inside} of {len(rates)} (mean CI ±{half:.3f}); "
+        f"CI wholly outside: {clear or 'none'}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=50, help="balanced deals (8 games each)")
     parser.add_argument("--pairs", type=int, default=50, help="mirrored seeds per map pair")
     parser.add_argument("--bots", nargs="+", default=["heuristic", "random"])
     parser.add_argument("--seat-games", type=int, default=80, help="games for the baseline")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the games")
+    parser.add_argument(
+        "--first-deals",
+        type=int,
+        default=50,
+        help="also report the first deals alone (50 deals: the issue's 400 games)",
+    )
+    parser.add_argument(
+        "--first-pairs", type=int, default=25, help="also report the first seeds of each pair"
+    )
     args = parser.parse_args()
     console = Console(width=110) if not sys.stdout.isatty() else Console()
+    console.print(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, load average "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
+        + f", {os.cpu_count()} cores, {args.jobs} job(s)"
+    )
     console.print("link cost (crosses to link 9 treasures) / placements (over mean territory):")
     console.print(
         "  "
         + "  ".join(f"{m} {link_cost(BOARDS[m])}/{placements(BOARDS[m]):.2f}" for m in MAP_NAMES)
     )
     pairs = list(itertools.combinations(MAP_NAMES, 2))
-    for bot in args.bots:
-        started = time.perf_counter()
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task(f"{bot} four seats", total=args.deals * 8)
-            shares = four_seat(bot, args.deals, tick=partial(progress.advance, task))
-            task = progress.add_task(f"{bot} heads-up", total=len(pairs) * args.pairs)
-            rates = {
-                (a, b): heads_up(bot, a, b, args.pairs, partial(progress.advance, task))
-                for a, b in pairs
-            }
-            baseline = seat_effect(bot, args.seat_games)
-        spread = max(s.mean for s in shares.values()) - min(s.mean for s in shares.values())
-        console.print(
-            f"{bot}: {args.deals * 8} four-seat games ({args.deals} balanced deals), "
-            "share per map with 95 % CI (fair 0.25):"
-        )
-        console.print("  " + "  ".join(f"{m} {s}" for m, s in shares.items()))
-        console.print(
-            f"  spread max-min {spread:.3f} (baseline: first seat's share on equal maps "
-            f"{baseline:.3f}); outside 0.25±0.04: "
-            f"{[m for m, s in shares.items() if not s.within(0.25, 0.04)] or 'none'}; "
-            f"CI wholly outside: "
-            f"{[m for m, s in shares.items() if s.clearly_outside(0.25, 0.04)] or 'none'}"
-        )
-        inside = sum(r.within(0.5, 0.05) for r in rates.values())
-        clear = {f"{a}-{b}": str(r) for (a, b), r in rates.items() if r.clearly_outside(0.5, 0.05)}
-        console.print(f"  heads-up, {2 * args.pairs} games a pair (mirrored), first map's rate:")
-        for a in MAP_NAMES:
-            row = [f"{b}:{rates[(a, b)].mean:.2f}" for b in MAP_NAMES if (a, b) in rates]
-            if row:
-                console.print(f"    {a} v " + " ".join(row))
-        half = statistics.fmean(r.half for r in rates.values())
-        console.print(
-            f"  pairs within 45-55 %: {inside} of {len(rates)} (mean CI ±{half:.3f}); "
-            f"CI wholly outside: {clear or 'none'}"
-        )
-        console.print(f"  {time.perf_counter() - started:.0f} s")
+    pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
+    with pool:
+        for bot in args.bots:
+            started = time.perf_counter()
+            with Progress(console=console, transient=True) as progress:
+                task = progress.add_task(f"{bot} four seats", total=args.deals * 2)
+                shares = four_seat_units(
+                    bot, args.deals, tick=partial(progress.advance, task), pool=pool
+                )
+                task = progress.add_task(f"{bot} heads-up", total=len(pairs) * args.pairs)
+                rates = heads_up_all(bot, args.pairs, partial(progress.advance, task), pool)
+                baseline = seat_effect(bot, args.seat_games)
+            report_four_seat(console, bot, shares, args.deals)
+            console.print(f"  baseline: the first seat's share on equal maps {baseline:.3f}")
+            if 0 < args.first_deals < args.deals:
+                report_four_seat(console, bot, shares, args.first_deals)
+            report_heads_up(console, bot, rates, args.pairs, full=True)
+            if 0 < args.first_pairs < args.pairs:
+                report_heads_up(console, bot, rates, args.first_pairs, full=False)
+            console.print(
+                f"  {time.perf_counter() - started:.0f} s wall, load average "
+                + " ".join(f"{x:.1f}" for x in os.getloadavg())
+            )
 
 
 if __name__ == "__main__":

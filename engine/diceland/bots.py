@@ -23,14 +23,16 @@ APPROACH = 0.5
 FAR = 8
 
 
-_BOARDS: dict[tuple[str, int, tuple[int, int]], Board] = {}
+_BOARDS: dict[tuple[str, str, int, tuple[int, int]], Board] = {}
 _PAIRS: dict[str, list[list[int]]] = {}
 
 
 def board_from_view(view: View, name: str) -> Board:
-    """The map's geometry, built once per map (keyed by name, size and start) from the view."""
+    """The map's geometry, built once per map (keyed by name, how it was made, size and start:
+    the maps' editions differ in how they were made) from the view."""
     data = view["maps"][name]
-    key = (name, len(data["territories"]), (data["start"][0], data["start"][1]))
+    made = str(data.get("generator", ""))
+    key = (name, made, len(data["territories"]), (data["start"][0], data["start"][1]))
     board = _BOARDS.get(key)
     if board is None:
         board = _BOARDS[key] = Board(data)

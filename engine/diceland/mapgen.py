@@ -6,7 +6,9 @@ are the data (the engine only reads them). Each map has a shape and obstacles of
 character; territories (2-6 hexes, connected) are grown with a seeded ``random.Random`` and
 coloured so that no two neighbouring territories share a colour; two treasures a colour are
 placed in two different territories by the map's treasure policy. The generator retries a
-design until it passes the same checks as ``tests/engine/test_diceland_maps.py``.
+design until it passes the same checks as ``tests/engine/test_diceland_maps.py``. A design
+names its chosen ``attempt`` and its tuning ``edits`` (treasure moves, hexes handed between
+territories: :func:`apply_edit`), both found by playtesting (``bench/diceland_tune.py``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ def neighbours(h: Hex) -> list[Hex]:
     return [(h[0] + dq, h[1] + dr) for dq, dr in AXIAL_STEPS]
 
 
+Edit = tuple[str, Hex, Hex]
+"""A fine-tuning step on a layout: ``("treasure", a, b)`` moves the treasure on hex ``a`` to
+hex ``b`` (a hex of the same colour); ``("hex", a, b)`` hands hex ``a`` from its territory to
+the neighbouring territory that holds hex ``b``."""
+
+
 @dataclass
 class Design:
     """A map's character: its shape, obstacles, start, territory sizes and treasure policy."""
@@ -69,6 +77,10 @@ class Design:
     attempt: int = 0
     """The generator's attempt (seed) of the chosen layout: chosen by playtesting with bots
     (``bench/diceland_tune.py``) so that every map wins as often as the others."""
+    edits: tuple[Edit, ...] = ()
+    """Fine tuning applied to the attempt's layout, in order (:func:`apply_edit`): treasure
+    moves and hexes handed to a neighbouring territory, found by playtesting
+    (``bench/diceland_tune.py``) so that the map wins as often as the others."""
 
 
 def design_a() -> Design:
@@ -84,6 +96,10 @@ def design_a() -> Design:
         [3, 4, 4, 5],
         "spread",
         attempt=14,
+        edits=(
+            ("hex", (-1, 6), (0, 6)),
+            ("treasure", (-3, 9), (-2, 9)),
+        ),
     )
 
 
@@ -101,6 +117,10 @@ def design_b() -> Design:
         [3, 4, 4, 5, 6],
         "far",
         attempt=606,
+        edits=(
+            ("hex", (6, 5), (5, 6)),
+            ("hex", (9, 0), (7, 0)),
+        ),
     )
 
 
@@ -120,6 +140,10 @@ def design_c() -> Design:
         [2, 3, 3, 4, 5],
         "spread",
         attempt=10,
+        edits=(
+            ("hex", (-3, 3), (-3, 4)),
+            ("hex", (-3, -1), (-4, -2)),
+        ),
     )
 
 
@@ -139,6 +163,10 @@ def design_d() -> Design:
         [2, 3, 4, 5, 6],
         "far",
         attempt=15,
+        edits=(
+            ("hex", (4, 8), (4, 7)),
+            ("hex", (-3, 7), (-4, 8)),
+        ),
     )
 
 
@@ -155,6 +183,13 @@ def design_e() -> Design:
         [2, 2, 3, 3, 3],
         "spread",
         attempt=42,
+        edits=(
+            ("hex", (7, 3), (6, 4)),
+            ("treasure", (-1, 3), (9, 3)),
+            ("treasure", (0, 1), (10, 0)),
+            ("treasure", (9, 3), (1, 7)),
+            ("treasure", (10, 0), (6, 1)),
+        ),
     )
 
 
@@ -173,6 +208,11 @@ def design_f() -> Design:
         [4, 4, 5, 5],
         "far",
         attempt=1840,
+        edits=(
+            ("hex", (7, 1), (6, 1)),
+            ("treasure", (3, 9), (5, 0)),
+            ("treasure", (0, 1), (0, 0)),
+        ),
     )
 
 
@@ -191,6 +231,11 @@ def design_g() -> Design:
         [3, 4, 4, 5],
         "spread",
         attempt=23,
+        edits=(
+            ("hex", (1, 10), (0, 9)),
+            ("treasure", (3, 0), (9, 1)),
+            ("hex", (5, 3), (7, 2)),
+        ),
     )
 
 
@@ -322,17 +367,21 @@ def place_treasures(
     return chosen
 
 
-def connected_to_start(design: Design) -> bool:
-    land = set(land_of(design)) | {design.start}
-    seen = {design.start}
-    stack = [design.start]
+def connected(cells: set[Hex], origin: Hex) -> bool:
+    """Every hex of ``cells`` is reachable from ``origin`` (one of them) over ``cells``."""
+    seen = {origin}
+    stack = [origin]
     while stack:
         h = stack.pop()
         for n in neighbours(h):
-            if n in land and n not in seen:
+            if n in cells and n not in seen:
                 seen.add(n)
                 stack.append(n)
-    return seen == land
+    return seen == cells
+
+
+def connected_to_start(design: Design) -> bool:
+    return connected(set(land_of(design)) | {design.start}, design.start)
 
 
 def layout(design: Design, attempt: int) -> dict | None:
@@ -389,13 +438,133 @@ def layouts(design: Design, attempts: int = 10_000) -> Iterator[tuple[int, dict]
 
 
 def build(design: Design) -> dict:
-    """The JSON data of one map: the layout of its chosen ``design.attempt``."""
+    """The JSON data of one map: the layout of its chosen ``design.attempt`` with the
+    design's ``edits`` applied in order."""
     if not connected_to_start(design):
         raise ValueError(f"map {design.name}: land not connected to the start")
     data = layout(design, design.attempt)
     if data is None:
         raise ValueError(f"map {design.name}: attempt {design.attempt} fails the checks")
+    base = data
+    for edit in design.edits:
+        edited = apply_edit(design, base, data, edit)
+        if edited is None:
+            raise ValueError(f"map {design.name}: edit {edit} fails the checks")
+        data = edited
+    if design.edits:
+        count = len(design.edits)
+        data["generator"] += f", {count} tuning edit{'s' if count > 1 else ''}"
     return data
+
+
+def layout_ok(data: dict) -> bool:
+    """The checks every layout passes (the data tests' and the generator's): territories of
+    2-6 connected hexes, neighbours never alike, every colour used with balanced totals, two
+    treasures a colour in two different territories, at most one treasure a territory, no
+    two treasures side by side."""
+    owner: dict[Hex, int] = {}
+    totals = dict.fromkeys(COLOURS, 0)
+    treasures: dict[str, list[int]] = {c: [] for c in COLOURS}
+    spots: list[Hex] = []
+    for i, terr in enumerate(data["territories"]):
+        hexes = [(q, r) for q, r in terr["hexes"]]
+        if not 2 <= len(hexes) <= 6 or not connected(set(hexes), hexes[0]):
+            return False
+        owner.update(dict.fromkeys(hexes, i))
+        totals[terr["colour"]] += len(hexes)
+        if len(terr["treasures"]) > 1:
+            return False
+        for q, r in terr["treasures"]:
+            if (q, r) not in hexes:
+                return False
+            treasures[terr["colour"]].append(i)
+            spots.append((q, r))
+    if any(len(set(ids)) != 2 or len(ids) != 2 for ids in treasures.values()):
+        return False
+    if max(totals.values()) - min(totals.values()) > 6:
+        return False
+    if any(n in spots for h in spots for n in neighbours(h)):
+        return False
+    colours = [t["colour"] for t in data["territories"]]
+    return all(
+        colours[owner[n]] != colours[i]
+        for h, i in owner.items()
+        for n in neighbours(h)
+        if n in owner and owner[n] != i
+    )
+
+
+def apply_edit(design: Design, base: dict, data: dict, edit: Edit) -> dict | None:
+    """``data`` with one tuning ``edit`` made, or None if the result would fail a check or
+    change the design's character: a far-treasure design keeps every treasure at least as
+    far from the start as the nearest treasure of its unedited layout ``base``, and a
+    territory never leaves the design's size range (or goes further out of it)."""
+    kind, a, b = edit
+    out = json.loads(json.dumps(data))
+    terrs = out["territories"]
+    where = {(q, r): i for i, t in enumerate(terrs) for q, r in t["hexes"]}
+    if a not in where or b not in where:
+        return None
+    ta, tb = terrs[where[a]], terrs[where[b]]
+    start = (base["start"][0], base["start"][1])
+    if kind == "treasure":
+        if list(a) not in ta["treasures"] or ta["colour"] != tb["colour"] or a == b:
+            return None
+        if design.treasures == "far":
+            nearest = min(
+                distance((q, r), start) for t in base["territories"] for q, r in t["treasures"]
+            )
+            if distance(b, start) < nearest:
+                return None
+        ta["treasures"].remove(list(a))
+        tb["treasures"] = sorted([*tb["treasures"], list(b)], key=lambda h: (h[1], h[0]))
+    elif kind == "hex":
+        if (
+            ta is tb
+            or list(a) in ta["treasures"]
+            or not any(n in map(tuple, tb["hexes"]) for n in neighbours(a))
+        ):
+            return None
+        low, high = min(design.sizes), max(design.sizes)
+        na, nb = len(ta["hexes"]) - 1, len(tb["hexes"]) + 1
+        if na < min(low, na + 1) or nb > max(high, nb - 1):
+            return None
+        ta["hexes"].remove(list(a))
+        tb["hexes"] = sorted([*tb["hexes"], list(a)], key=lambda h: (h[1], h[0]))
+    else:
+        return None
+    if not layout_ok(out):
+        return None
+    out["link_cost"] = link_cost(Board(out))
+    return out
+
+
+def edit_options(design: Design, base: dict, data: dict) -> Iterator[tuple[Edit, dict]]:
+    """Every single tuning edit that ``data`` (an edited ``base``) allows, with its result:
+    the tuner's fine knob (``bench/diceland_tune.py``)."""
+    terrs = data["territories"]
+    where = {(q, r): i for i, t in enumerate(terrs) for q, r in t["hexes"]}
+    for t in terrs:
+        for q, r in t["treasures"]:
+            for u in terrs:
+                if u["colour"] != t["colour"]:
+                    continue
+                for h in u["hexes"]:
+                    edit: Edit = ("treasure", (q, r), (h[0], h[1]))
+                    out = apply_edit(design, base, data, edit)
+                    if out is not None:
+                        yield edit, out
+    for h, i in where.items():
+        seen: set[int] = set()
+        for n in neighbours(h):
+            j = where.get(n)
+            if j is None or j == i or j in seen:
+                continue
+            seen.add(j)
+            edit = ("hex", h, (terrs[j]["hexes"][0][0], terrs[j]["hexes"][0][1]))
+            out = apply_edit(design, base, data, edit)
+            if out is not None:
+                yield edit, out
 
 
 def main() -> None:

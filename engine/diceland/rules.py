@@ -22,7 +22,7 @@ from engine.dice import Dice
 from engine.diceland import schemas
 from engine.diceland.board import COLOURS, Board
 from engine.diceland.bots import BOTS
-from engine.diceland.maps import BOARDS, MAP_NAMES
+from engine.diceland.maps import EDITION, EDITIONS, FIRST_EDITION, MAP_NAMES, edition_boards
 from engine.diceland.picture import render_svg
 from engine.diceland.state import Choice, DicelandState, Phase
 from engine.diceland.view import (
@@ -47,6 +47,14 @@ class DicelandOptions(Schema):
         fields.String(validate=validate.OneOf(MAP_NAMES)),
         load_default=None,
         metadata={"description": "one map letter A-H per seat; omitted: dealt at random"},
+    )
+    edition = fields.Integer(
+        load_default=EDITION,
+        validate=validate.OneOf(EDITIONS),
+        metadata={
+            "description": f"the maps' edition (RULES.md, The maps); omitted: {EDITION}, "
+            "the current one"
+        },
     )
 
 
@@ -84,12 +92,17 @@ class Diceland(Game):
             deck = list(MAP_NAMES)
             dice.shuffle(deck)
             maps = deck[:seats]
+        # validated options always name an edition; a log made before editions existed
+        # does not, and replays on the maps it was played on
+        edition = int(options.get("edition", FIRST_EDITION))
+        boards = edition_boards(edition)
         state = DicelandState(
             seats=seats,
             maps=list(maps),
-            crosses=[[BOARDS[m].start] for m in maps],
+            crosses=[[boards[m].start] for m in maps],
             active=dice.randbelow(seats),
             choices=[None] * seats,
+            edition=edition,
         )
         self._begin_turn(state, dice, [])
         return state

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
-from engine.diceland.rules import BOARDS
 from engine.diceland.state import DicelandState
+from engine.diceland.view import board_of
 from engine.search import Lookahead, SearchBot
 
 TURNS_AHEAD = 2
@@ -29,7 +29,7 @@ COLOUR_LEFT = 2.0
 
 def progress(state: DicelandState, seat: int) -> float:
     """How near ``seat`` is to winning: treasures (up to nine), crosses, a colour nearly done."""
-    board = BOARDS[state.maps[seat]]
+    board = board_of(state, seat)  # in the game's maps edition
     crossed = 0
     for i in state.crosses[seat]:
         crossed |= 1 << i

@@ -51,3 +51,6 @@ class DicelandState:
     winners: list[int] = field(default_factory=list)
     last_phase2: list[Choice] = field(default_factory=list)
     """Everyone's phase-2 choice of the last resolved turn (public once resolved)."""
+    edition: int = 1
+    """The maps' edition the game plays (``engine.diceland.maps``); a state stored before
+    editions existed has none and plays edition 1."""

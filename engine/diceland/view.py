@@ -12,13 +12,13 @@ from typing import Any
 from engine.contract import Action, Game, View
 from engine.dice import Dice
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
-from engine.diceland.maps import BOARDS, MAP_DATA
+from engine.diceland.maps import edition_boards, edition_data, edition_of
 from engine.diceland.state import Choice, DicelandState, Phase
 
 
 def board_of(state: DicelandState, seat: int) -> Board:
-    """The map ``seat`` plays on."""
-    return BOARDS[state.maps[seat]]
+    """The map ``seat`` plays on (in the game's edition)."""
+    return edition_boards(state.edition)[state.maps[seat]]
 
 
 def crossed_mask(state: DicelandState, seat: int) -> int:
@@ -110,18 +110,21 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
         "players": [_player_view(state, s, seat) for s in range(state.seats)],
         "last_phase2": [choice_json(state, s, c) for s, c in enumerate(state.last_phase2)],
         "winners": list(state.winners),
-        "maps": {m: MAP_DATA[m] for m in sorted(set(state.maps))},
+        "maps": {m: edition_data(state.edition)[m] for m in sorted(set(state.maps))},
     }
 
 
 def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> DicelandState:
     """Rebuild the state from a view. The only hidden data are other seats' sealed
-    phase-2 choices: a seat that has decided is given a random legal choice."""
+    phase-2 choices: a seat that has decided is given a random legal choice. The maps'
+    edition is the one whose layouts the view shows."""
+    edition = edition_of(view["maps"])
+    boards = edition_boards(edition)
     state = DicelandState(
         seats=view["seats"],
         maps=[p["map"] for p in view["players"]],
         crosses=[
-            sorted(BOARDS[p["map"]].index[(q, r)] for q, r in p["crosses"]) for p in view["players"]
+            sorted(boards[p["map"]].index[(q, r)] for q, r in p["crosses"]) for p in view["players"]
         ],
         active=view["turn_player"],
         turn=view["turn"],
@@ -132,6 +135,7 @@ def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> Dicela
         aside=view["dice"]["aside"],
         choices=[None] * view["seats"],
         winners=list(view["winners"]),
+        edition=edition,
     )
     tt = view["treasure_throw"]
     if tt is not None:
@@ -141,7 +145,7 @@ def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> Dicela
         Choice(
             c["kind"],
             c.get("colour", ""),
-            sorted(BOARDS[state.maps[c["seat"]]].index[(q, r)] for q, r in c.get("hexes", [])),
+            sorted(boards[state.maps[c["seat"]]].index[(q, r)] for q, r in c.get("hexes", [])),
         )
         for c in view["last_phase2"]
     ]

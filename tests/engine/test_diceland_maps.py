@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from math import sqrt
+from pathlib import Path
 
 import pytest
 
+import engine.diceland.maps as maps_package
+from engine.codec import dump, load
+from engine.contract import InvalidOptions
+from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import AXIAL_STEPS, COLOURS, Board, bits
 from engine.diceland.fairness import PLACEMENTS, link_cost, placements
-from engine.diceland.mapgen import DESIGNS, build
-from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
+from engine.diceland.mapgen import (
+    DESIGNS,
+    Design,
+    apply_edit,
+    build,
+    distance,
+    edit_options,
+    layout_ok,
+)
+from engine.diceland.maps import BOARDS, EDITION, EDITIONS, MAP_DATA, MAP_NAMES, edition_data
+from engine.diceland.state import DicelandState
+from engine.diceland.view import sample_state
+from engine.replay import replay
 from engine.simulate import make_bots, play
 
 MAPS = list(MAP_NAMES)
@@ -166,3 +183,105 @@ def test_placements_weigh_crosses_by_the_grain_of_the_territories():
     assert costs["E"] == min(costs.values()) and costs["F"] == max(costs.values()), costs
     counts = [placements(BOARDS[m]) for m in MAPS]
     assert max(counts) / min(counts) < max(costs.values()) / min(costs.values())
+
+
+# --- fine tuning edits (mapgen) ---------------------------------------------------------
+
+
+def test_tuning_edits_keep_every_check_and_refuse_what_would_break_one():
+    design = next(d() for d in DESIGNS if d().name == "A")
+    base = build(Design(**{**design.__dict__, "edits": ()}))
+    options = list(edit_options(design, base, base))
+    assert {e[0] for e, _ in options} == {"treasure", "hex"}
+    assert all(layout_ok(data) for _, data in options)
+    terrs = base["territories"]
+    owner = {(q, r): t for t in terrs for q, r in t["hexes"]}
+    spot = next((q, r) for t in terrs for q, r in t["treasures"])
+    other_colour = next(
+        h for h, t in owner.items() if t["colour"] != owner[spot]["colour"] and not t["treasures"]
+    )
+    assert apply_edit(design, base, base, ("treasure", spot, other_colour)) is None, (
+        "a treasure stays in its colour (two a colour)"
+    )
+    same_territory_other_treasure = next(
+        t for t in terrs if t["colour"] == owner[spot]["colour"] and t is not owner[spot]
+    )
+    if same_territory_other_treasure["treasures"]:
+        q, r = same_territory_other_treasure["hexes"][0]
+        assert apply_edit(design, base, base, ("treasure", spot, (q, r))) is None, (
+            "two treasures of a colour lie in two different territories"
+        )
+    moved = apply_edit(design, base, base, options[0][0])
+    assert moved is not None and moved != base and moved["link_cost"] == link_cost(Board(moved))
+
+
+def test_a_far_treasure_design_keeps_its_treasures_far():
+    design = next(d() for d in DESIGNS if d().name == "D")
+    base = build(Design(**{**design.__dict__, "edits": ()}))
+    start = (base["start"][0], base["start"][1])
+    nearest = min(distance((q, r), start) for t in base["territories"] for q, r in t["treasures"])
+    for edit, data in edit_options(design, base, base):
+        for t in data["territories"]:
+            assert all(distance((q, r), start) >= nearest for q, r in t["treasures"]), edit
+
+
+# --- editions: games made with older maps replay on them ---------------------------------
+
+EDITION_ONE_SHA256 = {
+    "A": "0459fe816106117a",
+    "B": "0ba71e53fb484cc0",
+    "C": "dd5b2d9f53ffd52a",
+    "D": "24c0c44b34f1bf09",
+    "E": "e313e22676904919",
+    "F": "6562602a0a9a6798",
+    "G": "61382c9a3c41b59c",
+    "H": "e978ea7872264638",
+}
+
+
+def test_edition_one_keeps_the_maps_as_they_were_before_the_tuning():
+    folder = Path(maps_package.__file__).with_name("edition1")
+    for name, digest in EDITION_ONE_SHA256.items():
+        text = (folder / f"{name}.json").read_bytes()
+        assert hashlib.sha256(text).hexdigest()[:16] == digest, name
+    assert edition_data(1)["E"]["link_cost"] == 15 and edition_data(EDITION) is MAP_DATA
+
+
+def test_new_games_play_the_current_edition_and_show_its_maps():
+    options = GAME.validate_options(2, {"maps": ["E", "B"]})
+    assert options["edition"] == EDITION == max(EDITIONS)
+    state = GAME.setup(2, options, Dice("edition"))
+    assert state.edition == EDITION
+    assert GAME.view(state, 0)["maps"] == {"B": MAP_DATA["B"], "E": MAP_DATA["E"]}
+    with pytest.raises(InvalidOptions):
+        GAME.validate_options(2, {"edition": 7})
+
+
+def test_ruling_a_game_logged_before_editions_replays_on_the_maps_it_was_played_on():
+    """An old log's options name no edition: it replays on edition 1, move for move."""
+    played = play(
+        GAME, make_bots(GAME, ["heuristic"] * 2), "old-log", {"maps": ["E", "B"], "edition": 1}
+    )
+    assert played.state.edition == 1
+    old_options = {k: v for k, v in played.options.items() if k != "edition"}
+    again = replay(GAME, 2, old_options, "old-log", played.moves)
+    assert dump(again.state) == dump(played.state)
+    assert GAME.view(again.state, 0)["maps"]["E"] == edition_data(1)["E"]
+    assert edition_data(1)["E"]["territories"] != MAP_DATA["E"]["territories"], (
+        "the maps did change: a replay on the current edition would differ"
+    )
+
+
+def test_a_game_stored_before_editions_goes_on_with_its_maps():
+    """A state stored before editions has no ``edition``: it loads as edition 1, and its
+    view, legal moves and a search bot's sampled state use edition 1's maps."""
+    state = GAME.setup(2, GAME.validate_options(2, {"maps": ["E", "B"], "edition": 1}), Dice("x"))
+    stored = dump(state)
+    del stored["edition"]
+    loaded = load(DicelandState, stored)
+    assert loaded.edition == 1
+    view = GAME.view(loaded, 0)
+    assert view["maps"]["E"] == edition_data(1)["E"]
+    assert sample_state(GAME, view, 0, Dice("s")).edition == 1
+    current = GAME.setup(2, GAME.validate_options(2, {"maps": ["E", "B"]}), Dice("x"))
+    assert sample_state(GAME, GAME.view(current, 0), 0, Dice("s")).edition == EDITION

@@ -1,8 +1,16 @@
-"""The eight Diceland maps A-H (house designs), loaded once at import from the JSON files here."""
+"""The eight Diceland maps A-H (house designs), loaded once at import from the JSON files here.
+
+The maps have **editions**: a game plays the edition it was created with (its option
+``edition``, kept in its state), so that a game begun or logged before the maps were tuned
+again replays exactly. The current edition's files are here; edition 1 (the maps up to
+2026-11-23) is in ``edition1/``. A game whose options or state name no edition was made
+before editions existed: edition 1.
+"""
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -10,17 +18,60 @@ from engine.diceland.board import Board
 
 MAP_NAMES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
 
+EDITION = 2
+"""The maps' current edition: new games play it (RULES.md, The maps)."""
+
+EDITIONS: tuple[int, ...] = (1, 2)
+
+FIRST_EDITION = 1
+"""The edition of games made before editions existed (no ``edition`` in options or state)."""
+
 MAP_TEXT: dict[str, str] = {
     name: Path(__file__).with_name(f"{name}.json").read_text() for name in MAP_NAMES
 }
-"""Each map's JSON file, as stored."""
+"""Each map's JSON file, as stored (current edition)."""
 
 MAP_DATA: dict[str, dict[str, Any]] = {name: json.loads(text) for name, text in MAP_TEXT.items()}
-"""Each map's JSON data, shared read-only by every view (copy before changing it)."""
+"""Each map's JSON data (current edition), shared read-only by every view (copy before
+changing it)."""
 
 BOARDS: dict[str, Board] = {name: Board(data) for name, data in MAP_DATA.items()}
+"""Each map's board (current edition)."""
+
+
+@cache
+def _old_data(edition: int) -> dict[str, dict[str, Any]]:
+    folder = Path(__file__).with_name(f"edition{edition}")
+    return {name: json.loads((folder / f"{name}.json").read_text()) for name in MAP_NAMES}
+
+
+@cache
+def _old_boards(edition: int) -> dict[str, Board]:
+    return {name: Board(data) for name, data in _old_data(edition).items()}
+
+
+def edition_data(edition: int) -> dict[str, dict[str, Any]]:
+    """Every map's JSON data in ``edition`` (shared read-only)."""
+    return MAP_DATA if edition == EDITION else _old_data(edition)
+
+
+def edition_boards(edition: int) -> dict[str, Board]:
+    """Every map's board in ``edition``."""
+    return BOARDS if edition == EDITION else _old_boards(edition)
+
+
+def edition_of(maps: dict[str, Any]) -> int:
+    """The edition whose layouts these are (a view's ``maps``); the current one if none."""
+    for edition in (EDITION, *EDITIONS):
+        data = edition_data(edition)
+        if all(
+            name in data and layout.get("territories") == data[name]["territories"]
+            for name, layout in maps.items()
+        ):
+            return edition
+    return EDITION
 
 
 def map_data(name: str) -> dict[str, Any]:
-    """A fresh copy of a map's data, safe to hand out in a view."""
+    """A fresh copy of a map's data (current edition), safe to hand out in a view."""
     return json.loads(MAP_TEXT[name])
