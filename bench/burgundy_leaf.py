@@ -31,7 +31,7 @@ from rich.progress import Progress
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cluster import machine_line, machine_state
-from bench.search import mean_ci
+from bench.search import with_ci
 from engine.burgundy.bots import HeuristicBot
 from engine.burgundy.leaf import LEAF_FILE, NAMES, features
 from engine.burgundy.search import BurgundySearchBot, FittedSearchBot
@@ -145,15 +145,12 @@ def evaluate(console: Console, args: argparse.Namespace) -> None:
             steps += len(searched.moves)
             progress.advance(task)
     for name, values in found.items():
-        mean, half = mean_ci(values)
-        console.print(f"{name}: {mean:.2f} (95% CI {mean - half:.2f}-{mean + half:.2f})")
+        console.print(f"{name}: {with_ci(values)}")
     diff = [s - h for s, h in zip(found["search"], found["heuristic"], strict=True)]
-    mean, half = mean_ci(diff)
     console.print(
         f"search ({args.leaf} leaf, {args.iterations} simulations) - heuristic over "
-        f"{args.games} seeds from solo-{args.first}: {mean:+.2f} (95% CI {mean - half:+.2f} to "
-        f"{mean + half:+.2f}); {(time.process_time() - start) / max(1, steps) * 1000:.0f} ms "
-        "CPU a step (both bots)"
+        f"{args.games} seeds from solo-{args.first}: {with_ci(diff, signed=True)}; "
+        f"{(time.process_time() - start) / max(1, steps) * 1000:.0f} ms CPU a step (both bots)"
     )
     console.print(machine_line(machine))
 

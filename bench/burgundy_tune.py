@@ -40,7 +40,7 @@ from rich.progress import Progress
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cluster import machine_line, machine_state
-from bench.search import mean_ci
+from bench.search import with_ci
 from engine.burgundy import bots
 from engine.games import get_game
 from engine.search import FastDice, fast_step
@@ -173,15 +173,13 @@ def compare(console: Console, args: argparse.Namespace) -> None:
             found[label] = scores(weights, seeds)
             progress.advance(task)
     for label, values in found.items():
-        mean, half = mean_ci(values)
-        console.print(f"{label}: {mean:.2f} (95% CI {mean - half:.2f}-{mean + half:.2f})")
+        console.print(f"{label}: {with_ci(values)}")
     diffs = [t - b for t, b in zip(found["tuned"], found["today"], strict=True)]
-    mean, half = mean_ci(diffs)
     better = sum(d > 0 for d in diffs)
     worse = sum(d < 0 for d in diffs)
     console.print(
-        f"paired difference {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f}) over"
-        f" {len(diffs)} seeds; better on {better}, worse on {worse}"
+        f"paired difference {with_ci(diffs, signed=True)} over {len(diffs)} seeds; "
+        f"better on {better}, worse on {worse}"
     )
     machine["load_after"] = list(os.getloadavg())
     console.print(machine_line(machine))

@@ -73,6 +73,15 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
+def with_ci(values: Sequence[float], signed: bool = False) -> str:
+    """The mean of ``values`` with its 95% CI, as the benches print it (``signed``: a
+    difference, with its sign)."""
+    mean, half = mean_ci(values)
+    if signed:
+        return f"{mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f})"
+    return f"{mean:.2f} (95% CI {mean - half:.2f}-{mean + half:.2f})"
+
+
 # --- speed ------------------------------------------------------------------------------
 def steps_per_second(game: Game, mode: str, seconds: float, heuristic: Bot | None = None) -> float:
     """Steps/s over seeded games for one mode: checked, fast or guided (see module doc)."""
@@ -226,11 +235,10 @@ def report_solo(
         )
     console.print(table)
     diff = [s - h for s, h in zip(found["search"], found["heuristic"], strict=True)]
-    mean, half = mean_ci(diff)
     better = sum(1 for d in diff if (d < 0 if args.game == "carcassonne" else d > 0))
     worse = sum(1 for d in diff if (d > 0 if args.game == "carcassonne" else d < 0))
     console.print(
-        f"search - heuristic: {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f}); "
+        f"search - heuristic: {with_ci(diff, signed=True)}; "
         f"search better on {better} seeds, worse on {worse}"
         + (f"; {statistics.fmean(times) * 1000:.0f} ms CPU per step" if times else "")
     )
