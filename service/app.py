@@ -13,13 +13,20 @@ from flask import Flask, current_app
 from flask_smorest import Api as SmorestApi
 from werkzeug.exceptions import HTTPException
 
-from service import connections, hardening, observe, ratelimit
+from service import connections, hardening, lean, observe, ratelimit
 from service.api import OPTIONAL_BEARER
 from service.config import Settings
 from service.errors import ServiceError
 from service.jsonio import OrjsonProvider
 from service.logs import configure_logging
-from service.problems import CONTENT_TYPE, Problem, code_for_status, problem_response
+from service.problems import (
+    CONTENT_TYPE,
+    SERVER_FAILED,
+    Problem,
+    code_for_status,
+    problem_response,
+    redis_failed,
+)
 from service.schemas import ProblemSchema
 
 API_VERSION = "1.0.0"
@@ -72,7 +79,7 @@ class Api(SmorestApi):
             code, detail, errors = "invalid_json", "the body is not valid JSON", None
         if status >= 500:
             log.exception("internal error", exc_info=error)
-            detail = "the server failed; the game was not changed"
+            detail = SERVER_FAILED
         if status == 413:
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             detail = f"the body is larger than {limit} bytes"
@@ -111,18 +118,6 @@ def _flatten_locations(errors: Any) -> Any:
     return errors
 
 
-def _redis_failed(error: Exception) -> Any:
-    log.error("redis failed: %r", error)
-    return problem_response(
-        Problem(
-            503,
-            "redis_unavailable",
-            "the game store is unavailable; nothing was changed, retry shortly",
-            headers={"Retry-After": "1"},
-        )
-    )
-
-
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides Flask config; ``DICEHALL`` may be a Settings."""
     app = App(__name__)
@@ -150,6 +145,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.testing:
         configure_logging()
     connections.init_app(app)
+    if app.config.get("DICEHALL_LEAN", True):
+        lean.install(app)  # before the proxy fix-up (ratelimit), which must wrap it
     ratelimit.init_app(app)
     observe.init_app(app)
     hardening.init_app(app)
@@ -161,7 +158,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(Problem, problem_response)
     app.register_error_handler(ServiceError, problem_response)
     for failure in connections.REDIS_FAILURES:
-        app.register_error_handler(failure, _redis_failed)
+        app.register_error_handler(failure, redis_failed)
 
     from service import components
     from service.api import (

@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import Flask, current_app, request
 
 from service.games import GameService
 from service.problems import Problem
 from service.runtime import game_service as build_game_service
 
 
+def service_of(app: Flask) -> GameService:
+    """The game service over ``app``'s Redis and rq queue (one per app)."""
+    if "dicehall.games" not in app.extensions:
+        app.extensions["dicehall.games"] = build_game_service(app.config["DICEHALL"])
+    return app.extensions["dicehall.games"]
+
+
 def game_service() -> GameService:
-    """The game service over the app's Redis and rq queue (one per app)."""
-    if "dicehall.games" not in current_app.extensions:
-        current_app.extensions["dicehall.games"] = build_game_service(
-            current_app.config["DICEHALL"]
-        )
-    return current_app.extensions["dicehall.games"]
+    """The current app's game service."""
+    return service_of(current_app)
 
 
 def bearer_token() -> str | None:
     """The request's bearer token, or None. Raises Problem 401 for a malformed header."""
-    header = request.headers.get("Authorization")
+    return parse_bearer(request.headers.get("Authorization"))
+
+
+def parse_bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization`` header, or None without one. Raises Problem 401 for
+    a malformed header."""
     if header is None:
         return None
     scheme, _, token = header.partition(" ")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask, request
@@ -28,6 +30,8 @@ MAX_NUMBER_CHARS = 40
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+BODY_SECONDS = "dicehall.body_seconds"
+"""Where the app keeps ``DICEHALL_BODY_SECONDS``."""
 
 
 def check_json_text(text: str) -> None:
@@ -54,29 +58,37 @@ def check_json_text(text: str) -> None:
             )
 
 
-def _read_body(seconds: float) -> bytes:
-    """The request body, read with a timeout on the client socket when there is one."""
-    sock: Any = request.environ.get("gunicorn.socket")
+@contextmanager
+def socket_timeout(environ: Mapping[str, Any], seconds: float) -> Iterator[None]:
+    """A timeout of ``seconds`` on the client socket (gunicorn's), while the body is read."""
+    sock: Any = environ.get("gunicorn.socket")
     timed = hasattr(sock, "settimeout") and hasattr(sock, "gettimeout")
     previous = sock.gettimeout() if timed else None
     try:
         if timed:
             sock.settimeout(seconds)
-        return request.get_data(cache=True)
+        yield
+    finally:
+        if timed:
+            sock.settimeout(previous)
+
+
+def _read_body(seconds: float) -> bytes:
+    """The request body, read with a timeout on the client socket when there is one."""
+    try:
+        with socket_timeout(request.environ, seconds):
+            return request.get_data(cache=True)
     except TimeoutError:
         raise Problem(
             408, "body_timeout", f"the body did not arrive whole within {seconds:g} s"
         ) from None
-    finally:
-        if timed:
-            sock.settimeout(previous)
 
 
 def init_app(app: Flask) -> None:
     """Limit the body size and check every request body before the handlers see it."""
     if app.config.get("MAX_CONTENT_LENGTH") is None:
         app.config["MAX_CONTENT_LENGTH"] = int(os.environ.get("DICEHALL_MAX_BODY", "65536"))
-    seconds = float(os.environ.get("DICEHALL_BODY_SECONDS", "5"))
+    seconds = app.extensions[BODY_SECONDS] = float(os.environ.get("DICEHALL_BODY_SECONDS", "5"))
 
     @app.before_request
     def check_body() -> None:

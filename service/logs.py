@@ -14,12 +14,13 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 
 
 def current_request_id() -> str:
-    """The id of the request being served, or ``-``."""
+    """The id of the request being served, or ``-``: kept in the app context's ``g``, which
+    Flask's requests and the lean path's (``service.lean``) alike push."""
     try:
-        from flask import g, has_request_context
+        from flask import g, has_app_context
     except ImportError:  # pragma: no cover - flask ships with the service
         return "-"
-    if has_request_context():
+    if has_app_context():
         return str(g.get("request_id", "-"))
     return "-"
 

@@ -26,20 +26,22 @@ def _route() -> str:
     return rule.rule if rule is not None else "unmatched"
 
 
-def _begin() -> None:
-    given = request.headers.get(REQUEST_ID, "")
-    g.request_id = given if _USABLE_ID.fullmatch(given) else uuid.uuid4().hex
+def begin(given_id: str, route: str) -> None:
+    """A request starts (in the app context's ``g``): its id (``given_id`` if usable), its
+    start time, its route in flight."""
+    g.request_id = given_id if _USABLE_ID.fullmatch(given_id) else uuid.uuid4().hex
     g.started = time.perf_counter()
-    g.route = _route()
-    metrics.IN_FLIGHT.labels(g.route).inc()
+    g.route = route
+    metrics.IN_FLIGHT.labels(route).inc()
 
 
-def _answer(response: Response) -> Response:
+def answer(response: Response, method: str) -> Response:
+    """A request is answered: its id on the response, its metrics counted."""
     response.headers[REQUEST_ID] = g.get("request_id") or uuid.uuid4().hex
     route = g.get("route") or _route()
     status = str(response.status_code)
-    metrics.REQUESTS.labels(request.method, route, status).inc()
-    if route == metrics.MOVE_ROUTE and request.method == "POST" and "started" in g:
+    metrics.REQUESTS.labels(method, route, status).inc()
+    if route == metrics.MOVE_ROUTE and method == "POST" and "started" in g:
         metrics.MOVE_SECONDS.labels(status).observe(time.perf_counter() - g.started)
     if response.is_streamed and "route" in g:  # in flight until the stream closes
         gauge = metrics.IN_FLIGHT.labels(g.pop("route"))
@@ -47,9 +49,22 @@ def _answer(response: Response) -> Response:
     return response
 
 
-def _end(error: BaseException | None) -> None:
+def end() -> None:
+    """A request is done: no longer in flight (unless its stream still is)."""
     if "route" in g:
         metrics.IN_FLIGHT.labels(g.pop("route")).dec()
+
+
+def _begin() -> None:
+    begin(request.headers.get(REQUEST_ID, ""), _route())
+
+
+def _answer(response: Response) -> Response:
+    return answer(response, request.method)
+
+
+def _end(error: BaseException | None) -> None:
+    end()
 
 
 def scrape() -> Response:

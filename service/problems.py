@@ -9,11 +9,14 @@ with a stable ``code`` and a readable ``detail``.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import Response, json
 
 from service import errors
+
+log = logging.getLogger(__name__)
 
 PROBLEM_BASE = "https://dicehall.dev/problems/"
 CONTENT_TYPE = "application/problem+json"
@@ -152,6 +155,9 @@ PROBLEM_OF: dict[type[errors.ServiceError], tuple[int, str]] = {
 """The status and stable code of every refusal of the service (the one place they are
 decided)."""
 
+SERVER_FAILED = "the server failed; the game was not changed"
+"""The detail of every 500 answer."""
+
 RETRY_SOON = (errors.Contention, errors.NotReplicated)
 """Refusals answered with ``Retry-After: 1`` (a retry soon may succeed: after contention
 nothing changed; a write not yet replicated answers once it is)."""
@@ -177,3 +183,22 @@ def problem_response(problem: Problem | errors.ServiceError) -> Response:
     for name, value in problem.headers.items():
         response.headers[name] = value
     return response
+
+
+def redis_failed(error: Exception) -> Response:
+    """The answer when Redis fails (503, retry in a second)."""
+    log.error("redis failed: %r", error)
+    return problem_response(
+        Problem(
+            503,
+            "redis_unavailable",
+            "the game store is unavailable; nothing was changed, retry shortly",
+            headers={"Retry-After": "1"},
+        )
+    )
+
+
+def server_failed(error: BaseException) -> Response:
+    """The answer of an unexpected error (500), logged with its traceback."""
+    log.exception("internal error", exc_info=error)
+    return problem_response(Problem(500, code_for_status(500), SERVER_FAILED))

@@ -39,7 +39,7 @@ from service import tokens
 from service.connections import get_redis
 from service.keys import Keys
 from service.problems import Problem, problem_response
-from service.store import Pipeline, Rider, ride_along, take_riders
+from service.store import Pipeline, ride_along, take_riders
 
 CREATIONS = frozenset({"/v1/games", "/v1/bots", "/v1/tournaments"})
 """Paths whose POST creates something (and counts against the creation limit too)."""
@@ -54,6 +54,8 @@ READ_FIRST = frozenset(
 )
 """Requests (endpoint, method) whose first Redis command reads their game: their counters go
 with that read (:func:`service.store.ride_along`), so the limit costs no round trip."""
+LIMITS = "dicehall.ratelimit"
+"""Where the app keeps its :class:`Limits` (absent when the limit is off)."""
 
 
 @dataclass(frozen=True)
@@ -126,13 +128,47 @@ def check(
     Counting(prefix, [(who, limit)] + ([also] if also else []), now).check(client)
 
 
-def who_is_asking() -> str:
-    """The counter a request counts against: its verified token, else its address."""
-    header = request.headers.get("Authorization", "")
-    token = header.partition(" ")[2].strip()
+def who_is_asking(authorization: str, address: str | None) -> str:
+    """The counter a request counts against: its verified token (in its ``Authorization``
+    header), else its address."""
+    token = authorization.partition(" ")[2].strip()
     if token and tokens.vouched(token):
         return f"t:{tokens.digest(token)[:24]}"
-    return f"a:{request.remote_addr}"
+    return f"a:{address}"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The app's limits (:func:`init_app`): what each request counts against."""
+
+    prefix: str
+    limit: Limit
+    create: Limit
+
+    def counting(
+        self, method: str, path: str, authorization: str, address: str | None
+    ) -> Counting | None:
+        """The count of one request (None for the paths that are not limited)."""
+        if not path.startswith("/v1/") or path.startswith("/v1/health"):
+            return None
+        creating = method == "POST" and path.rstrip("/") in CREATIONS
+        also = (f"c:{address}", self.create) if creating and self.create.requests > 0 else None
+        counted = [(who_is_asking(authorization, address), self.limit)]
+        return Counting(self.prefix, counted + ([also] if also else []), time.time())
+
+
+def refused_late(client: redis.Redis) -> Problem | None:
+    """Count now the requests that failed before they read their game (their counters did
+    not ride along); the 429 to answer instead if one went over."""
+    for rider in take_riders():
+        try:
+            with client.pipeline(transaction=False) as pipe:
+                rider.queue(pipe)
+                replies: list[Any] = pipe.execute()
+            rider.settle(replies)
+        except Problem as problem:
+            return problem
+    return None
 
 
 def init_app(app: Flask) -> None:
@@ -145,18 +181,14 @@ def init_app(app: Flask) -> None:
     create = Limit.parse(os.environ.get("DICEHALL_CREATE_LIMIT", "60/60"))
     if limit.requests <= 0:
         return
+    limits = app.extensions[LIMITS] = Limits(app.config["DICEHALL"].key_prefix, limit, create)
 
     @app.before_request
     def limit_requests() -> None:
-        if not request.path.startswith("/v1/") or request.path.startswith("/v1/health"):
+        authorization = request.headers.get("Authorization", "")
+        counting = limits.counting(request.method, request.path, authorization, request.remote_addr)
+        if counting is None:
             return
-        creating = request.method == "POST" and request.path.rstrip("/") in CREATIONS
-        also = (f"c:{request.remote_addr}", create) if creating and create.requests > 0 else None
-        counting = Counting(
-            app.config["DICEHALL"].key_prefix,
-            [(who_is_asking(), limit)] + ([also] if also else []),
-            time.time(),
-        )
         if (request.endpoint, request.method) in READ_FIRST:
             ride_along(counting)
         else:
@@ -166,20 +198,9 @@ def init_app(app: Flask) -> None:
     def count_the_rest(response: Response) -> Response:
         """A request that failed before it read its game is counted now (and answered 429
         if it went over)."""
-        for rider in take_riders():
-            try:
-                rider.settle(_counted_now(rider))
-            except Problem as problem:
-                return problem_response(problem)
-        return response
+        refused = refused_late(get_redis())
+        return response if refused is None else problem_response(refused)
 
     @app.teardown_request
     def forget(error: BaseException | None) -> None:
         take_riders()
-
-
-def _counted_now(rider: Rider) -> list[Any]:
-    with get_redis().pipeline(transaction=False) as pipe:
-        rider.queue(pipe)
-        replies: list[Any] = pipe.execute()
-    return replies

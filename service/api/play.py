@@ -9,7 +9,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import BEARER, component, game_link, links, operation, problems
-from service.context import bearer_token, game_service
+from service.context import bearer_token, game_service, parse_bearer
+from service.games import GameService
 from service.moves import MoveRequest
 from service.problems import Problem
 from service.schemas import (
@@ -67,6 +68,32 @@ def parse_if_match(value: str | None) -> int | None:
     if not text.isdigit() or len(text) > 18:
         raise Problem(400, "invalid_if_match", 'If-Match takes a version such as "7"')
     return int(text)
+
+
+def move_request(
+    action: Any, if_match: str | None, authorization: str | None, idempotency_key: str | None
+) -> MoveRequest:
+    """The move a request asks for (its validated action, its If-Match, Authorization and
+    Idempotency-Key headers). Raises Problem 400 (If-Match) or 401 (Authorization)."""
+    version = parse_if_match(if_match)
+    return MoveRequest(
+        action, token=parse_bearer(authorization), if_match=version, idempotency_key=idempotency_key
+    )
+
+
+def move_answer(service: GameService, game_id: str, move: MoveRequest) -> Response:
+    """``POST actions``: make the move; its answer with the new version as ETag."""
+    answer = service.act(game_id, move)
+    response = jsonify(answer)
+    response.headers["ETag"] = f'"{answer["version"]}"'
+    return response
+
+
+def legal_actions_answer(service: GameService, game_id: str, token: str | None) -> Response:
+    """``GET legal-actions``: the legal actions of the seat ``token`` opens."""
+    record = service.record(game_id)
+    seat = service.require_seat(service.identify(record, token))
+    return jsonify(service.legal_actions(record, seat))
 
 
 @blp.route("/games/<string:game_id>/view")
@@ -137,10 +164,7 @@ class LegalActions(MethodView):
     @operation(blp, "listLegalActions", BEARER)
     def get(self, game_id: str) -> Response:
         """List every legal action of the caller's seat now (empty when it owes nothing)"""
-        service = game_service()
-        record = service.record(game_id)
-        seat = service.require_seat(service.identify(record, bearer_token()))
-        return jsonify(service.legal_actions(record, seat))
+        return legal_actions_answer(game_service(), game_id, bearer_token())
 
 
 @blp.route("/games/<string:game_id>/actions")
@@ -183,17 +207,13 @@ class Actions(MethodView):
         It fails with 412 only when that seat's own decision changed (it was answered, or
         what it may do changed); other seats deciding at the same time never make it stale.
         A retry with the same `Idempotency-Key` and action returns the first answer."""
-        if_match = parse_if_match(request.headers.get("If-Match"))
-        move = MoveRequest(
+        move = move_request(
             body["action"],
-            token=bearer_token(),
-            if_match=if_match,
-            idempotency_key=headers.get("idempotency_key"),
+            request.headers.get("If-Match"),
+            request.headers.get("Authorization"),
+            headers.get("idempotency_key"),
         )
-        answer = game_service().act(game_id, move)
-        response = jsonify(answer)
-        response.headers["ETag"] = f'"{answer["version"]}"'
-        return response
+        return move_answer(game_service(), game_id, move)
 
 
 @blp.route("/games/<string:game_id>/log")
