@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -88,13 +89,22 @@ class Duchy:
     colour_counts: dict[str, int]
     raw: dict[str, Any]
 
-    @property
-    def castles(self) -> list[int]:
-        """Hex indices of the four castles, in map order."""
-        return [i for i, sq in enumerate(self.castle_square) if sq is not None]
+    @cached_property
+    def castles(self) -> tuple[int, ...]:
+        """Hex indices of the four castles, in map order (worked out once: every count of
+        available bonuses reads them)."""
+        return tuple(i for i, sq in enumerate(self.castle_square) if sq is not None)
 
     def hexes_of(self, colour: str) -> list[int]:
-        return [i for i, c in enumerate(self.colours) if c == colour]
+        """Hex indices of ``colour``, in map order."""
+        return list(self._hexes_by_colour.get(colour, ()))
+
+    @cached_property
+    def _hexes_by_colour(self) -> dict[str, tuple[int, ...]]:
+        return {
+            colour: tuple(i for i, c in enumerate(self.colours) if c == colour)
+            for colour in set(self.colours)
+        }
 
 
 def _cell(pair: Any) -> int:

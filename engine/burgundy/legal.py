@@ -9,8 +9,9 @@ only well-formed actions.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from itertools import product
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, INDEX, NEIGHBOURS, Duchy
 from engine.burgundy.sheet import available, frontier, mark_error, value_error
@@ -61,9 +62,13 @@ def _hexlist(h: int) -> list[int]:
     return [CELLS[h][0], CELLS[h][1]]
 
 
-def plain_marks(duchy: Duchy, values: list[int], roll: Roll) -> list[Mark]:
-    """Every mark possible with the dice as rolled (no bonus), in a stable order."""
-    front = frontier_by_colour(duchy, frontier(values))
+def plain_marks(
+    duchy: Duchy, values: list[int], roll: Roll, front: dict[str, list[int]] | None = None
+) -> list[Mark]:
+    """Every mark possible with the dice as rolled (no bonus), in a stable order (``front``:
+    the frontier by colour, if the caller has it)."""
+    if front is None:
+        front = frontier_by_colour(duchy, frontier(values))
     return [
         (p, c, h)
         for p in (0, 1)
@@ -77,14 +82,23 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     values = sheet.values
     hexes = frontier(values)
     front = frontier_by_colour(duchy, hexes)
-    plain = plain_marks(duchy, values, roll)
+    plain = plain_marks(duchy, values, roll, front)
+    targets: dict[tuple[str, int], list[int]] = {}
+
+    def to(colour: str, value: int) -> list[int]:
+        """``_targets`` on this sheet's frontier, each (colour, value) worked out once."""
+        found = targets.get((colour, value))
+        if found is None:
+            found = targets[colour, value] = _targets(duchy, values, front, colour, value)
+        return found
+
     monk: list[tuple[int, int, str, int]] = []
     if available(duchy, sheet, MONK) > 0:
         for p in (0, 1):
             for c in (0, 1):
                 for colour in COLOURS:
                     if colour != roll.colours[c]:
-                        for h in _targets(duchy, values, front, colour, roll.pips[p]):
+                        for h in to(colour, roll.pips[p]):
                             monk.append((p, c, colour, h))
     worker: list[tuple[int, int, int, int]] = []
     if available(duchy, sheet, WORKER) > 0:
@@ -92,7 +106,7 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
             for c in (0, 1):
                 for value in range(1, 7):
                     if value != roll.pips[p]:
-                        for h in _targets(duchy, values, front, roll.colours[c], value):
+                        for h in to(roll.colours[c], value):
                             worker.append((p, c, value, h))
     silver: list[tuple[Mark, Mark]] = []
     own_silver = available(duchy, sheet, SILVER)
@@ -108,6 +122,25 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
                         continue
                     for h2 in _targets(duchy, after, front2, roll.colours[c2], roll.pips[p2]):
                         silver.append(((p1, c1, h1), (p2, c2, h2)))
+    # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
+    # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
+    # slowest within each kind of bonus, so the first of each effect (what the mark writes
+    # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes.
+    pips, colours = roll.pips, roll.colours
+    unique_plain = _first_of_each(plain, lambda m: (pips[m[0]], colours[m[1]], m[2]))
+    monk = _first_of_each(monk, lambda m: (pips[m[0]], m[2], m[3]))
+    worker = _first_of_each(worker, lambda m: (m[2], colours[m[1]], m[3]))
+    silver = _first_of_each(
+        silver,
+        lambda m: (
+            pips[m[0][0]],
+            colours[m[0][1]],
+            m[0][2],
+            pips[m[1][0]],
+            colours[m[1][1]],
+            m[1][2],
+        ),
+    )
     out: list[Action] = []
     for sell in (False, True) if can_sell(duchy, sheet, roll) else (False,):
 
@@ -121,7 +154,7 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
                 "bonus": bonus,
             }
 
-        out.extend(mark(p, c, h, None) for p, c, h in plain)
+        out.extend(mark(p, c, h, None) for p, c, h in unique_plain)
         out.extend(mark(p, c, h, {"kind": "monk", "colour": col}) for p, c, col, h in monk)
         out.extend(mark(p, c, h, {"kind": "worker", "value": v}) for p, c, v, h in worker)
         if own_silver + (sale_silver if sell else 0) > 0:
@@ -131,7 +164,22 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
             )
         if not plain:
             out.append({"type": "take_worker", "sell": sell})
-    return distinct(out, roll)
+    return out
+
+
+T = TypeVar("T")
+
+
+def _first_of_each(items: list[T], key: Callable[[T], Hashable]) -> list[T]:
+    """The items whose ``key`` no earlier item had, in order."""
+    seen: set[Hashable] = set()
+    out: list[T] = []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
 
 
 def effect(action: Action, roll: Roll) -> tuple[Any, ...]:
@@ -177,22 +225,6 @@ def canonical_dice(action: Action, roll: Roll) -> Action:
     return action
 
 
-def distinct(actions: list[Action], roll: Roll) -> list[Action]:
-    """Each decision once: two equal pip (or colour) dice make one choice, not two.
-
-    ``actions`` come as :func:`round_actions` lists them (the dice named vary slowest within
-    each kind of bonus), so the first of each effect names the lowest dice: the one
-    :func:`canonical_dice` writes."""
-    seen: set[tuple[Any, ...]] = set()
-    out: list[Action] = []
-    for action in actions:
-        key = effect(action, roll)
-        if key not in seen:
-            seen.add(key)
-            out.append(action)
-    return out
-
-
 def parse_hex(value: list[int]) -> int:
     """A hex index from a well-formed ``[row, col]``. Raises IllegalAction off the duchy."""
     cell = (value[0], value[1])
@@ -216,9 +248,8 @@ def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
     if sell and available(duchy, sheet, COMMODITY) == 0:
         raise IllegalAction("no_commodity", "you have no commodity to sell")
     values = sheet.values
-    plain = plain_marks(duchy, values, roll)
     if kind == "take_worker":
-        if plain:
+        if plain_marks(duchy, values, roll):
             raise IllegalAction(
                 "mark_possible", "you may take a worker only when no mark is possible with the dice"
             )
