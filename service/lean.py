@@ -200,8 +200,9 @@ class LeanPath:
         except REDIS_FAILURES as error:
             return redis_failed(error)
         except Exception as error:
-            if self.app.config.get("PROPAGATE_EXCEPTIONS") or self.app.testing:
-                raise
+            propagate = self.app.config.get("PROPAGATE_EXCEPTIONS")
+            if propagate or (propagate is None and (self.app.testing or self.app.debug)):
+                raise  # as Flask does (tests see the error itself)
             return server_failed(error)
 
 

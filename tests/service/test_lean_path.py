@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import redis
 from prometheus_client import REGISTRY
 
+from service.games import GameService
 from service.lean import LEGAL_ROUTE, ROUTES
 from service.metrics import MOVE_ROUTE
 from tests.service.test_api_basics import auth, create_toy, join_all
@@ -272,3 +274,23 @@ def test_a_lean_move_is_counted_in_the_metrics(apps) -> None:
     before = count()
     status, _, _ = answer(table, **move({"type": "bid", "card": 3})(table))
     assert status == 200 and count() == before + 1
+
+
+@pytest.mark.parametrize(
+    "failure, status, code",
+    [
+        (RuntimeError("a bug"), 500, "internal_error"),
+        (redis.ConnectionError("gone"), 503, "redis_unavailable"),
+    ],
+)
+def test_a_failure_while_serving_is_answered_as_flask_answers_it(
+    apps, monkeypatch: pytest.MonkeyPatch, failure: Exception, status: int, code: str
+) -> None:
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise failure
+
+    for app in apps.values():
+        app.config["PROPAGATE_EXCEPTIONS"] = False  # as served: not testing
+    monkeypatch.setattr(GameService, "act", fail)
+    got, _, body = same_answer(apps, move({"type": "bid", "card": 3}), lean_only=True)
+    assert got == status and json.loads(body)["code"] == code
