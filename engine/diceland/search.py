@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.contract import Action
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
+from engine.diceland.bots import HeuristicBot
 from engine.diceland.state import DicelandState
 from engine.diceland.view import board_of
 from engine.search import Lookahead, SearchBot
@@ -41,10 +43,17 @@ def progress(state: DicelandState, seat: int) -> float:
 class DicelandLookahead(Lookahead):
     """Rollouts over two turns, valued by the progress margin (module docstring)."""
 
-    width = 10
+    width = 6
 
     def seat(self, view: Any) -> int:
         return int(view["you"])
+
+    def shortlist(self, view: Any, actions: list[Action]) -> list[Action] | None:
+        """Colours and sets of crosses, best first by the heuristic's own value."""
+        rated = HeuristicBot.rate(view, actions)
+        if not rated:
+            return None
+        return [action for _, action in sorted(rated, key=lambda pair: -pair[0])]
 
     def begin(self, root: DicelandState, seat: int) -> Any:
         return root.turn
