@@ -7,6 +7,7 @@ dice it pushes its luck against and the next active player's throw; the leaf is 
 seat's progress toward the win (nine treasures and one colour complete: treasures, crosses,
 and the fewest spaces left in any colour) minus the best other seat's, and a finished game
 is worth its places first. Whole games run 120-270 steps, too long for a second's budget.
+The candidates are the heuristic's choice and the five others its own values rate best.
 """
 
 from __future__ import annotations

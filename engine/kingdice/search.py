@@ -7,7 +7,8 @@ the turn after this one, so the next player's raids and thefts answer it, and th
 worth the seat's points by the end-of-game scoring minus the best other seat's (the same
 count the result uses; a finished game is worth its places first). Rollouts to the end of
 the game (150-300 steps) would leave a second's budget only a few dozen games to compare a
-dozen candidates; two turns are about 40 steps.
+dozen candidates; two turns are about 40 steps. The candidates are the heuristic's choice
+and five others it rates well (:meth:`KingdiceLookahead.shortlist`), not a random draw.
 """
 
 from __future__ import annotations
