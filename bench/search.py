@@ -263,10 +263,11 @@ def budget_text(args: argparse.Namespace) -> str:
 
 # --- tournament ---------------------------------------------------------------------------
 TOURNAMENT_ITERATIONS = {"burgundy": 32, "carcassonne": 32, "diceland": 40, "kingdice": 40}
-"""The search's iteration budget per game in ``tournaments``: the least that plays every
-candidate in at least four worlds (Burgundy keeps 8 candidates, Diceland and King of the
-Dice 10, Carcassonne up to 6 placements and the other steps), so the search can override
-its favourite (three worlds at least); fewer iterations play the heuristic's choice."""
+"""The search's iteration budget per game in ``tournaments``: at least enough to play every
+candidate in four worlds (Burgundy keeps 8 candidates, Carcassonne up to 6 placements and
+the other steps), so the search can override its favourite (three worlds at least); fewer
+iterations play the heuristic's choice. Diceland and King of the Dice short-list 6
+candidates, so their 40 play the two finalists in about ten worlds."""
 
 
 def entrants(seats: int) -> list[str]:

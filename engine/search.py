@@ -120,12 +120,20 @@ class Lookahead:
 
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         """The actions worth simulating, the favourite first (default: the rollout bot's
-        choice, then up to ``width - 1`` others drawn from ``rng``)."""
+        choice, then up to ``width - 1`` others: all of them if few, else the
+        :meth:`shortlist`'s first or a draw from ``rng``)."""
         favourite = self.rollout_bot.choose(view, legal, random.Random(rng.getrandbits(32)))
         others = [a for a in legal if a != favourite]
         if len(others) >= self.width:
-            others = rng.sample(others, self.width - 1)
-        return [favourite, *others]
+            ranked = self.shortlist(view, others)
+            others = rng.sample(others, self.width - 1) if ranked is None else ranked
+        return [favourite, *others[: self.width - 1]]
+
+    def shortlist(self, view: View, actions: list[Action]) -> list[Action] | None:
+        """The actions worth simulating when there are too many, best first by the game's
+        own cheap judgement (or None: draw ``width - 1`` of them at random, the default).
+        A short list of good alternatives leaves the budget more worlds per candidate."""
+        return None
 
     def policy(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """The rollout move of ``seat`` (default: the rollout bot on the seat's view)."""

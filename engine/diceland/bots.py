@@ -122,28 +122,38 @@ class HeuristicBot(Bot):
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         kinds = {a["type"] for a in legal}
         scorer = Scorer(view)
-        if "choose" in kinds:
-            throw = view["dice"]["last_throw"]
-
-            def value(a: Action) -> float:
-                return scorer.push_values(a["colour"])[2][throw.count(a["colour"])]
-
-            return max(legal, key=value)
         if "stop" in kinds:
             stop, cont, _ = scorer.push_values(view["dice"]["chosen"])
             k = view["dice"]["aside"]
             return {"type": "throw"} if cont[k] > stop[k] + 1e-9 else {"type": "stop"}
-        crosses = [a for a in legal if a["type"] == "cross"]
-        if not crosses:
+        if "choose" not in kinds and not any(a["type"] == "cross" for a in legal):
             return legal[0]
+        rated = self.rate(view, legal, scorer)
+        return max(rated, key=lambda pair: pair[0])[1]
 
-        def gain(action: Action) -> float:
+    @staticmethod
+    def rate(
+        view: View, legal: list[Action], scorer: Scorer | None = None
+    ) -> list[tuple[float, Action]]:
+        """The heuristic's value of each colour choice (the expected score of playing it
+        well) or of each set of crosses (other actions are left out), in ``legal``'s order."""
+        scorer = scorer or Scorer(view)
+        if any(a["type"] == "choose" for a in legal):
+            throw = view["dice"]["last_throw"]
+            return [
+                (scorer.push_values(a["colour"])[2][throw.count(a["colour"])], a)
+                for a in legal
+                if a["type"] == "choose"
+            ]
+        rated = []
+        for action in legal:
+            if action["type"] != "cross":
+                continue
             mask = 0
             for q, r in action["hexes"]:
                 mask |= 1 << scorer.board.index[(q, r)]
-            return scorer.score(action["colour"], mask)
-
-        return max(crosses, key=gain)
+            rated.append((scorer.score(action["colour"], mask), action))
+        return rated
 
 
 __all__ = ["HeuristicBot", "RandomBot"]

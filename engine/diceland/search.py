@@ -7,13 +7,16 @@ dice it pushes its luck against and the next active player's throw; the leaf is 
 seat's progress toward the win (nine treasures and one colour complete: treasures, crosses,
 and the fewest spaces left in any colour) minus the best other seat's, and a finished game
 is worth its places first. Whole games run 120-270 steps, too long for a second's budget.
+The candidates are the heuristic's choice and the five others its own values rate best.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.contract import Action
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
+from engine.diceland.bots import HeuristicBot
 from engine.diceland.state import DicelandState
 from engine.diceland.view import board_of
 from engine.search import Lookahead, SearchBot
@@ -41,10 +44,17 @@ def progress(state: DicelandState, seat: int) -> float:
 class DicelandLookahead(Lookahead):
     """Rollouts over two turns, valued by the progress margin (module docstring)."""
 
-    width = 10
+    width = 6
 
     def seat(self, view: Any) -> int:
         return int(view["you"])
+
+    def shortlist(self, view: Any, actions: list[Action]) -> list[Action] | None:
+        """Colours and sets of crosses, best first by the heuristic's own value."""
+        rated = HeuristicBot.rate(view, actions)
+        if not rated:
+            return None
+        return [action for _, action in sorted(rated, key=lambda pair: -pair[0])]
 
     def begin(self, root: DicelandState, seat: int) -> Any:
         return root.turn

@@ -7,15 +7,19 @@ the turn after this one, so the next player's raids and thefts answer it, and th
 worth the seat's points by the end-of-game scoring minus the best other seat's (the same
 count the result uses; a finished game is worth its places first). Rollouts to the end of
 the game (150-300 steps) would leave a second's budget only a few dozen games to compare a
-dozen candidates; two turns are about 40 steps.
+dozen candidates; two turns are about 40 steps. The candidates are the heuristic's choice
+and five others it rates well (:meth:`KingdiceLookahead.shortlist`), not a random draw.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import View
+from engine.contract import Action, View
 from engine.kingdice import queries
+from engine.kingdice.bots import HeuristicBot, market_cards, view_dice
+from engine.kingdice.conditions import keep_toward
+from engine.kingdice.legal import canonical_keep
 from engine.kingdice.state import KingState
 from engine.search import Lookahead, SearchBot
 
@@ -28,10 +32,34 @@ FINISHED = 100.0
 class KingdiceLookahead(Lookahead):
     """Rollouts over two turns, valued by the point margin (module docstring)."""
 
-    width = 10
+    width = 6
 
     def seat(self, view: View) -> int:
         return int(view["you"])
+
+    def shortlist(self, view: View, actions: list[Action]) -> list[Action] | None:
+        """Keeps: stopping and rolling toward each market card's conditions (what the
+        heuristic would do for another target); spaces: the heuristic's best by its own
+        value; anything else (hires, jokers, thefts: few) drawn at random."""
+        kind, seat = view["phase"], int(view["active"])
+        if kind == "keep":
+            rolled = view_dice(view)[:6]
+            wanted: list[Action] = [{"type": "stop"}]
+            for card in market_cards(view):
+                for cond in card["conditions"]:
+                    keep = sorted(keep_toward(cond, rolled))[:5]
+                    wanted.append({"type": "reroll", "keep": canonical_keep(rolled, keep)})
+            return [a for n, a in enumerate(wanted) if a in actions and a not in wanted[:n]]
+        value = {
+            "place": HeuristicBot._space_value,
+            "free_dragon": HeuristicBot._space_value,
+            "raid": HeuristicBot._raid_value,
+        }.get(kind)
+        if value is not None:
+            return sorted(actions, key=lambda a: -value(view, seat, a["space"]))
+        if kind == "place_dragon":
+            return sorted(actions, key=lambda a: -HeuristicBot._dragon_value(view, seat, a))
+        return None
 
     def begin(self, root: KingState, seat: int) -> Any:
         return root.turn

@@ -161,3 +161,29 @@ def test_a_lookahead_with_no_chance_left_plays_one_world():
             return
         game.apply(state, 0, action, dice)
     raise AssertionError("no searched decision after a last roll")
+
+
+@pytest.mark.parametrize("game_name", ["diceland", "kingdice"])
+def test_search_short_lists_the_heuristics_best_alternatives_when_there_are_many(game_name):
+    """Where a decision has more legal actions than the search has room for, the candidates
+    are the heuristic's choice and alternatives ranked by its own values (no random draw):
+    the same list whatever the rng, all legal, distinct, at most ``width``."""
+    game = get_game(game_name)
+    look = game.bots["search"](iterations=1).look
+    dice = Dice(f"short-list-{game_name}")
+    state = game.setup(3, game.validate_options(3, {}), dice)
+    heuristic, rng = game.bots["heuristic"](), random.Random(3)
+    wide = 0
+    while game.result(state) is None and wide < 12:
+        seat = min(game.to_act(state))
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        if len(legal) > look.width and look.shortlist(view, legal[1:]) is not None:
+            wide += 1
+            lists = [look.candidates(view, legal, random.Random(n)) for n in (1, 2)]
+            assert lists[0] == lists[1]
+            assert lists[0][0] == heuristic.choose(view, legal, rng)
+            assert 1 < len(lists[0]) <= look.width
+            assert all(a in legal for a in lists[0])
+            assert len({json.dumps(a, sort_keys=True) for a in lists[0]}) == len(lists[0])
+        game.apply(state, seat, heuristic.choose(view, legal, rng), dice)
+    assert wide == 12, "no decision with more actions than candidates"
