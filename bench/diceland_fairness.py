@@ -114,7 +114,7 @@ def score(maps: Sequence[str], seat_of: int, bot: str, seed: str) -> float:
     return 1 / len(winners) if seat_of in winners else 0.0
 
 
-def group_games(bot: str, d: int, g: int, group: list[str]) -> dict[str, float]:
+def group_games(bot: str, d: int | str, g: int, group: list[str]) -> dict[str, float]:
     """One group of a balanced deal: four games on one dice seed, the maps rotated over the
     seats; each map's share of the four."""
     won = dict.fromkeys(group, 0.0)
