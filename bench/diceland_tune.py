@@ -145,39 +145,37 @@ def rebuild(design: Design, edits: Sequence[Edit]) -> dict[str, Any]:
     return data
 
 
-def colour_key(data: dict[str, Any]) -> tuple[int, int]:
-    """How hard a colour is to complete at random: the smallest colour totals (hexes), the
-    smallest first. A player who crosses at random completes a colour by chance, the one
-    with the fewest spaces first; a heuristic player aims at the colour nearest completion
-    and minds it less (RULES.md, Fairness)."""
-    totals: dict[str, int] = {}
-    for t in data["territories"]:
-        totals[t["colour"]] = totals.get(t["colour"], 0) + len(t["hexes"])
-    low = sorted(totals.values())
-    return low[0], low[1]
+def grain(data: dict[str, Any]) -> float:
+    """The mean free room a placement meets: the mean of the territory sizes weighted by
+    size (a hex's territory size, averaged over the hexes). A player who pushes at random
+    often throws more dice of a colour than its territory has room for and loses the turn
+    to the excess rule; small territories make that more likely. The heuristic stops in
+    time and minds the grain much less (RULES.md, Fairness)."""
+    sizes = [len(t["hexes"]) for t in data["territories"]]
+    return sum(s * s for s in sizes) / sum(sizes)
 
 
 def proposals(
     design: Design, current: Candidate, count: int, rng: random.Random
 ) -> list[Candidate]:
-    """Up to ``count`` candidates of one or two edits on the current layout, aimed by the
-    two bots' leans (four-seat share above fair > 0). The random bots' share follows how
-    hard a colour is to complete (``colour_key``): hex moves raise the smallest colour totals
-    where random bots win too often and lower them where they lose too often. The heuristic's
-    follows the treasures' distance from the start: treasure moves go away from the start
-    where the heuristic wins too often and toward it where it loses. A third of the
-    candidates pair a colour move with a treasure move that gives the heuristic back what
-    the colour move took from it."""
+    """Up to ``count`` candidates of one to three edits on the current layout, aimed by the
+    two bots' leans (four-seat share above fair > 0). The random bots' share follows the
+    grain (``grain``): hex moves make territories smaller where random bots win too often
+    and bigger where they lose too often. Both bots' shares follow the treasures' distance
+    from the start, the heuristic's the more: treasure moves go away from the start where the
+    heuristic wins too often and toward it where it loses. A third of the candidates pair a
+    grain move with a treasure move that gives the heuristic back what the grain move took
+    from it."""
     base = unedited(design)
     start = (base["start"][0], base["start"][1])
     lean_h, lean_r = current.lean("heuristic"), current.lean("random")
 
-    def colour_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
-        key = colour_key(data)
+    def grain_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
+        now = grain(data)
         return [
             (e, d)
             for e, d in edit_options(design, base, data)
-            if e[0] == "hex" and (colour_key(d) > key if sign > 0 else colour_key(d) < key)
+            if e[0] == "hex" and (grain(d) - now) * sign < 0
         ]
 
     def treasure_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
@@ -188,19 +186,18 @@ def proposals(
         ]
 
     found: list[Candidate] = []
-    colour_sign = lean_r if abs(lean_r) > 0.02 else 0.0
-    firsts = colour_moves(current.data, colour_sign) if colour_sign else []
+    sign = lean_r if abs(lean_r) > 0.02 else 0.0
+    firsts = grain_moves(current.data, sign) if sign else []
     for edit, data in rng.sample(firsts, min(len(firsts), count // 3)):
         edits = [*current.edits, edit]
         for _ in range(min(2, int(abs(lean_r) / 0.05))):  # far off: more steps
-            more = colour_moves(data, colour_sign)
+            more = grain_moves(data, sign)
             if more:
                 step, data = rng.choice(more)
                 edits.append(step)
         found.append(Candidate(edits, data))
     for edit, data in rng.sample(firsts, min(len(firsts), count // 3)):
-        # the colour move moves the heuristic the same way, less: give it back
-        back = treasure_moves(data, lean_r - lean_h) if lean_r != lean_h else []
+        back = treasure_moves(data, lean_h - lean_r) if abs(lean_h - lean_r) > 0.02 else []
         if back:
             second, data = rng.choice(back)
             found.append(Candidate([*current.edits, edit, second], data))
@@ -327,7 +324,7 @@ def main() -> None:
                     f"best {best.figures()} obj {best.objective():.2f} "
                     f"-> {'new edit' if chosen is best and best is not base else 'kept'} "
                     f"({len(chosen.edits)} edits, link {chosen.data['link_cost']}, "
-                    f"colours {colour_key(chosen.data)})"
+                    f"grain {grain(chosen.data):.2f})"
                 )
             console.print(f"round {rnd}: {time.perf_counter() - started:.0f} s")
             if args.save:
