@@ -285,7 +285,7 @@ def main() -> None:
     parser.add_argument("--first-round", type=int, default=0, help="seeds differ per round")
     args = parser.parse_args()
     stages = parse_stages(args.stages)
-    console = Console(width=120) if not sys.stdout.isatty() else Console()
+    console = Console(width=120, soft_wrap=True) if not sys.stdout.isatty() else Console()
     designs = {m: design_of(m) for m in MAP_NAMES}
     edits: dict[str, list[Edit]] = {m: list(designs[m].edits) for m in MAP_NAMES}
     if args.resume:

@@ -46,10 +46,10 @@ def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_s
 
 
 def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
-    out = run_bench("diceland_tune.py", "--maps", "E", "--candidates", "1", "--stages", "1:1")
+    out = run_bench("diceland_tune.py", "--maps", "E", "--candidates", "1", "--stages", "1:2:1")
     assert re.search(
-        r"round 0 E: baseline h 0\.\d+ r 0\.\d+ \(7 units\); best h 0\.\d+ r 0\.\d+ -> "
-        r"(new edit|kept) \(\d+ edits, link \d+\)",
+        r"round 0 E: baseline 4s-h 0\.\d+ 4s-r 0\.\d+ hu-h 0\.\d+ hu-r 0\.\d+ \(1/2 units\) "
+        r"obj \d+\.\d+; best .* -> (new edit|kept) \(\d+ edits, link \d+, grain \d\.\d\d\)",
         out,
     ), out
     assert re.search(r"^E: edits=\(", out, re.M), out
