@@ -1,23 +1,34 @@
 """Tune Diceland's maps by playtesting: hill-climb each map toward the field with fine edits.
 
-Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_tune.py --rounds 3
---jobs 2 --save /tmp/edits.json``. The maps start as ``engine/diceland/mapgen.py`` builds
-them (each design's seeded ``attempt`` and its ``edits``). A round measures every map
-against **the field**, the other seven maps as they stand: heads-up games, each seed played
-both ways (the map in either seat, one dice seed), the opponent cycling through the seven, by
-heuristic bots and by random bots. Alongside the current layout (the baseline) play a few
-**candidates**, each the layout with one or two fine edits (``mapgen.edit_options``: a
-treasure moved to another hex of its colour, or a hex handed to a neighbouring territory;
-every edit passes the data tests' checks and keeps the design's character). A map that
-won too often (the mean of the two bots' rates) gets treasure moves away from the start,
-one that lost too often moves toward it; hex moves are drawn either way. Every candidate of a
-map plays the same seeds as its baseline (common random numbers), new seeds each round.
+Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_tune.py --maps G E
+--rounds 1 --candidates 8 --stages 24:0:3,100:80:1 --jobs 2 --save /tmp/edits.json``. The maps
+start as ``engine/diceland/mapgen.py`` builds them (each design's seeded ``attempt`` and its
+``edits``). A round measures every map against **the field**, the other seven maps as they
+stand, by heuristic bots and by random bots, in two kinds of units:
 
-Candidates are cut by successive halving (``--stages``: seeds per opponent, then how many
-survive; the baseline always goes on). The objective is the worse of the two bots'
-distances from 50 %; the best survivor replaces the baseline if it beats it on the same
-seeds. All maps of a round play against the field as it stood when the round began; the
-winners are installed together. ``--jobs`` spreads the games over processes.
+- *four seats*: the map and three maps of the field drawn from the seed play four games on
+  one dice seed, the maps rotated over the seats (a balanced deal's group,
+  ``bench/diceland_fairness.py``); the unit is the map's share of the four (fair 0.25);
+- *heads-up*: one seed played both ways (the map in either seat), the opponent cycling
+  through the seven; the unit is the map's rate over the two games (fair 0.5).
+
+The baseline (the current layout) is measured first; its two bots' four-seat leans (share
+minus 0.25) aim the **candidates**, each the layout with one to three fine edits
+(``mapgen.edit_options``: a treasure moved to another hex of its colour, or a hex handed to a
+neighbouring territory; every edit passes the data tests' checks and keeps the design's
+character): hex moves that make the territories smaller (random bots win too often) or
+bigger (too rarely), as measured by ``grain``; treasure moves away from the start where the
+heuristic wins too often and toward it where it loses; and pairs of the two, the treasure
+move giving the heuristic back what the grain move took from it. Every candidate of a map
+plays the same seeds as its baseline (common random numbers), new seeds each round.
+
+Candidates are cut by successive halving (``--stages``: four-seat units, heads-up units,
+candidates kept; the baseline always goes on). The objective is the worst distance from a
+target in tolerances of the issue's band, over both bots and both kinds measured
+(``|share - 0.25| / 0.04``, ``|rate - 0.5| / 0.05``); the best survivor replaces the
+baseline if it beats it on the same seeds. All maps of a round play against the field as
+it stood when the round began; the winners are installed together. ``--jobs`` spreads the
+games over processes.
 
 It prints each round's figures and, at the end, the ``edits`` to write into each design of
 ``engine/diceland/mapgen.py``; ``--save`` keeps them in a JSON file after every round and
