@@ -56,7 +56,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from bench.diceland_fairness import SerialExecutor, group_games, install_maps, score
-from engine.diceland.mapgen import DESIGNS, Design, Edit, apply_edit, build, distance, edit_options
+from engine.diceland.board import Board
+from engine.diceland.mapgen import DESIGNS, Design, Edit, apply_edit, build, edit_options
 from engine.diceland.maps import MAP_NAMES
 
 BOTS = ("heuristic", "random")
@@ -156,6 +157,14 @@ def rebuild(design: Design, edits: Sequence[Edit]) -> dict[str, Any]:
     return data
 
 
+def walk(data: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """Every hex's steps from the start round the obstacles (what a player crosses to get
+    there; on The Serpent a hex two steps off as the crow flies can be twenty away)."""
+    board = Board(data)
+    steps = board.distances(1 << board.start)
+    return {board.coords[i]: steps[i] for i in range(len(board.coords))}
+
+
 def grain(data: dict[str, Any]) -> float:
     """The mean free room a placement meets: the mean of the territory sizes weighted by
     size (a hex's territory size, averaged over the hexes). A player who pushes at random
@@ -178,7 +187,6 @@ def proposals(
     grain move with a treasure move that gives the heuristic back what the grain move took
     from it."""
     base = unedited(design)
-    start = (base["start"][0], base["start"][1])
     lean_h, lean_r = current.lean("heuristic"), current.lean("random")
 
     def grain_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
@@ -190,10 +198,11 @@ def proposals(
         ]
 
     def treasure_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
+        steps = walk(data)
         return [
             (e, d)
             for e, d in edit_options(design, base, data)
-            if e[0] == "treasure" and (distance(e[2], start) - distance(e[1], start)) * sign > 0
+            if e[0] == "treasure" and (steps[e[2]] - steps[e[1]]) * sign > 0
         ]
 
     found: list[Candidate] = []
