@@ -26,6 +26,10 @@ Confidence intervals are 95 % normal intervals over the independent units: a map
 share (the mean of its four games in a deal) over the deals, a pair's per-seed rate (the
 mean of the two mirrored games) over the seeds: ``mean +- 1.96 sd / sqrt(units)``.
 
+``--bottlenecks N`` also plays N four-seat games per bot and says, per map, what the losing
+seats lacked at the end (a colour, treasures, or both): which part of the goal a map makes
+slow for that bot (RULES.md, Fairness).
+
 The structural measure the data test keeps (``engine.diceland.fairness``) is printed first.
 The baseline measured in the same run is the seat effect: the first seat's share when every
 seat plays the same map (mean over the maps), against which the spread between maps reads.
@@ -51,7 +55,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from engine.diceland import GAME, bots
-from engine.diceland.board import Board
+from engine.diceland.board import TREASURES_TO_WIN, Board
 from engine.diceland.fairness import link_cost, placements
 from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
 from engine.simulate import make_bots, play
@@ -114,7 +118,7 @@ def score(maps: Sequence[str], seat_of: int, bot: str, seed: str) -> float:
     return 1 / len(winners) if seat_of in winners else 0.0
 
 
-def group_games(bot: str, d: int, g: int, group: list[str]) -> dict[str, float]:
+def group_games(bot: str, d: int | str, g: int, group: list[str]) -> dict[str, float]:
     """One group of a balanced deal: four games on one dice seed, the maps rotated over the
     seats; each map's share of the four."""
     won = dict.fromkeys(group, 0.0)
@@ -189,6 +193,36 @@ def seat_effect(bot: str, games: int, names: Sequence[str] = MAP_NAMES) -> float
     return total / games
 
 
+def bottlenecks(bot: str, games: int) -> dict[str, dict[str, int]]:
+    """Why the seats that lose do not win: over ``games`` four-seat games on four different
+    maps (seeded draws), each losing seat's end state per map: nine treasures but no colour
+    complete (``colour``), a colour but too few treasures (``treasures``), or ``neither``;
+    ``won`` counts the winning seats."""
+    deck = random.Random(f"bottlenecks-{bot}")
+    counts = {m: dict.fromkeys(("won", "colour", "treasures", "neither"), 0) for m in MAP_NAMES}
+    for n in range(games):
+        maps = deck.sample(MAP_NAMES, 4)
+        played = play(
+            GAME, make_bots(GAME, [bot] * 4), f"why-{bot}-{n}", {"maps": maps}, strict=False
+        )
+        for seat, m in enumerate(maps):
+            board = BOARDS[m]
+            crossed = board.mask_of(played.state.crosses[seat])
+            found = board.treasure_count(crossed) >= TREASURES_TO_WIN
+            coloured = bool(board.completed_colours(crossed))
+            key = (
+                "won"
+                if seat in played.result.winners
+                else "colour"
+                if found
+                else "treasures"
+                if coloured
+                else "neither"
+            )
+            counts[m][key] += 1
+    return counts
+
+
 def report_four_seat(console: Console, bot: str, units: dict[str, list[float]], deals: int) -> None:
     shares = {m: Estimate.of(v[:deals]) for m, v in units.items()}
     spread = max(s.mean for s in shares.values()) - min(s.mean for s in shares.values())
@@ -242,6 +276,12 @@ def main() -> None:
     parser.add_argument("--seat-games", type=int, default=80, help="games for the baseline")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the games")
     parser.add_argument(
+        "--bottlenecks",
+        type=int,
+        default=0,
+        help="also play this many four-seat games per bot and say what the losers lacked",
+    )
+    parser.add_argument(
         "--first-deals",
         type=int,
         default=50,
@@ -282,6 +322,15 @@ def main() -> None:
             report_heads_up(console, bot, rates, args.pairs, full=True)
             if 0 < args.first_pairs < args.pairs:
                 report_heads_up(console, bot, rates, args.first_pairs, full=False)
+            if args.bottlenecks:
+                console.print(
+                    f"  what the losing seats lacked ({args.bottlenecks} four-seat games): "
+                    "won / a colour (had 9 treasures) / treasures (had a colour) / neither"
+                )
+                for m, c in bottlenecks(bot, args.bottlenecks).items():
+                    console.print(
+                        f"    {m}: {c['won']} / {c['colour']} / {c['treasures']} / {c['neither']}"
+                    )
             console.print(
                 f"  {time.perf_counter() - started:.0f} s wall, load average "
                 + " ".join(f"{x:.1f}" for x in os.getloadavg())

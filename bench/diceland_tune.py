@@ -1,23 +1,34 @@
 """Tune Diceland's maps by playtesting: hill-climb each map toward the field with fine edits.
 
-Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_tune.py --rounds 3
---jobs 2 --save /tmp/edits.json``. The maps start as ``engine/diceland/mapgen.py`` builds
-them (each design's seeded ``attempt`` and its ``edits``). A round measures every map
-against **the field**, the other seven maps as they stand: heads-up games, each seed played
-both ways (the map in either seat, one dice seed), the opponent cycling through the seven, by
-heuristic bots and by random bots. Alongside the current layout (the baseline) play a few
-**candidates**, each the layout with one or two fine edits (``mapgen.edit_options``: a
-treasure moved to another hex of its colour, or a hex handed to a neighbouring territory;
-every edit passes the data tests' checks and keeps the design's character). A map that
-won too often (the mean of the two bots' rates) gets treasure moves away from the start,
-one that lost too often moves toward it; hex moves are drawn either way. Every candidate of a
-map plays the same seeds as its baseline (common random numbers), new seeds each round.
+Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_tune.py --maps G E
+--rounds 1 --candidates 8 --stages 24:0:3,100:80:1 --jobs 2 --save /tmp/edits.json``. The maps
+start as ``engine/diceland/mapgen.py`` builds them (each design's seeded ``attempt`` and its
+``edits``). A round measures every map against **the field**, the other seven maps as they
+stand, by heuristic bots and by random bots, in two kinds of units:
 
-Candidates are cut by successive halving (``--stages``: seeds per opponent, then how many
-survive; the baseline always goes on). The objective is the worse of the two bots'
-distances from 50 %; the best survivor replaces the baseline if it beats it on the same
-seeds. All maps of a round play against the field as it stood when the round began; the
-winners are installed together. ``--jobs`` spreads the games over processes.
+- *four seats*: the map and three maps of the field drawn from the seed play four games on
+  one dice seed, the maps rotated over the seats (a balanced deal's group,
+  ``bench/diceland_fairness.py``); the unit is the map's share of the four (fair 0.25);
+- *heads-up*: one seed played both ways (the map in either seat), the opponent cycling
+  through the seven; the unit is the map's rate over the two games (fair 0.5).
+
+The baseline (the current layout) is measured first; its two bots' four-seat leans (share
+minus 0.25) aim the **candidates**, each the layout with one to three fine edits
+(``mapgen.edit_options``: a treasure moved to another hex of its colour, or a hex handed to a
+neighbouring territory; every edit passes the data tests' checks and keeps the design's
+character): hex moves that make the territories smaller (random bots win too often) or
+bigger (too rarely), as measured by ``grain``; treasure moves away from the start where the
+heuristic wins too often and toward it where it loses; and pairs of the two, the treasure
+move giving the heuristic back what the grain move took from it. Every candidate of a map
+plays the same seeds as its baseline (common random numbers), new seeds each round.
+
+Candidates are cut by successive halving (``--stages``: four-seat units, heads-up units,
+candidates kept; the baseline always goes on). The objective is the worst distance from a
+target in tolerances of the issue's band, over both bots and both kinds measured
+(``|share - 0.25| / 0.04``, ``|rate - 0.5| / 0.05``); the best survivor replaces the
+baseline if it beats it on the same seeds. All maps of a round play against the field as
+it stood when the round began; the winners are installed together. ``--jobs`` spreads the
+games over processes.
 
 It prints each round's figures and, at the end, the ``edits`` to write into each design of
 ``engine/diceland/mapgen.py``; ``--save`` keeps them in a JSON file after every round and
@@ -44,40 +55,87 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.progress import Progress
 
-from bench.diceland_fairness import SerialExecutor, install_maps, score
-from engine.diceland.mapgen import DESIGNS, Design, Edit, apply_edit, build, distance, edit_options
+from bench.diceland_fairness import SerialExecutor, group_games, install_maps, score
+from engine.diceland.board import Board
+from engine.diceland.mapgen import DESIGNS, Design, Edit, apply_edit, build, edit_options
 from engine.diceland.maps import MAP_NAMES
 
 BOTS = ("heuristic", "random")
+KINDS = ("four", "heads-up")
+TARGET = {"four": 0.25, "heads-up": 0.5}
+TOLERANCE = {"four": 0.04, "heads-up": 0.05}
+"""The issue's targets: a four-seat share within 0.25 +- 0.04, a heads-up rate within 45-55 %."""
 Maps = dict[str, dict[str, Any]]
 
 
 @dataclass
 class Candidate:
-    """A map's layout (its edits from the unedited attempt) and its heads-up results against
-    the field, per bot (one unit a mirrored seed)."""
+    """A map's layout (its edits from the unedited attempt) and its results against the
+    field, per (kind, bot): a four-seat unit is the map's share of four games on one dice
+    seed with the seats rotated, a heads-up unit a mirrored seed."""
 
     edits: list[Edit]
     data: dict[str, Any]
-    units: dict[str, list[float]] = field(default_factory=lambda: {b: [] for b in BOTS})
+    units: dict[tuple[str, str], list[float]] = field(
+        default_factory=lambda: {(k, b): [] for k in KINDS for b in BOTS}
+    )
 
-    def rate(self, bot: str) -> float:
-        return statistics.fmean(self.units[bot])
+    def rate(self, kind: str, bot: str) -> float:
+        got = self.units[(kind, bot)]
+        return statistics.fmean(got) if got else TARGET[kind]
+
+    def lean(self, bot: str) -> float:
+        """How far the bot's four-seat share is above fair (heads-up if four-seat unmeasured)."""
+        if self.units[("four", bot)]:
+            return self.rate("four", bot) - TARGET["four"]
+        return (self.rate("heads-up", bot) - TARGET["heads-up"]) / 2
 
     def objective(self) -> float:
-        """The worse of the two bots' distances from 50 %."""
-        return max(abs(self.rate(b) - 0.5) for b in BOTS)
+        """The worst distance from a target, in tolerances, over the measured kinds and bots
+        (1.0: on the edge of the issue's band)."""
+        return max(
+            abs(self.rate(k, b) - TARGET[k]) / TOLERANCE[k]
+            for k in KINDS
+            for b in BOTS
+            if self.units[(k, b)]
+        )
+
+    def figures(self) -> str:
+        rates = " ".join(
+            f"{'4s' if k == 'four' else 'hu'}-{b[0]} {self.rate(k, b):.3f}"
+            for k in KINDS
+            for b in BOTS
+            if self.units[(k, b)]
+        )
+        four, heads_up = (len(self.units[(k, "random")]) for k in KINDS)
+        return f"{rates} ({four}/{heads_up} units)"
 
 
 def play_units(
     field_maps: Maps, name: str, data: dict[str, Any], bot: str, seeds: list[tuple[str, str]]
 ) -> list[float]:
-    """Map ``name`` (as ``data``) against the field: one mirrored unit per (seed, opponent)."""
+    """Map ``name`` (as ``data``) against the field heads-up: one mirrored unit per (seed,
+    opponent)."""
     install_maps({**field_maps, name: data})
     return [
         (score([name, other], 0, bot, seed) + score([other, name], 1, bot, seed)) / 2
         for seed, other in seeds
     ]
+
+
+def four_units(
+    field_maps: Maps, name: str, data: dict[str, Any], bot: str, seeds: list[str]
+) -> list[float]:
+    """Map ``name`` (as ``data``) in four-seat games against three maps of the field drawn
+    from each seed: per seed, its share of four games on one dice seed, the maps rotated over
+    the seats (as a balanced deal's group, ``bench/diceland_fairness.py``)."""
+    install_maps({**field_maps, name: data})
+    others = [m for m in MAP_NAMES if m != name]
+    out = []
+    for seed in seeds:
+        group = [name, *random.Random(seed).sample(others, 3)]
+        out.append(group_games(bot, seed, 0, group)[name])
+    return out
 
 
 def design_of(name: str) -> Design:
@@ -99,37 +157,79 @@ def rebuild(design: Design, edits: Sequence[Edit]) -> dict[str, Any]:
     return data
 
 
+def walk(data: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """Every hex's steps from the start round the obstacles (what a player crosses to get
+    there; on The Serpent a hex two steps off as the crow flies can be twenty away)."""
+    board = Board(data)
+    steps = board.distances(1 << board.start)
+    return {board.coords[i]: steps[i] for i in range(len(board.coords))}
+
+
+def grain(data: dict[str, Any]) -> float:
+    """The mean free room a placement meets: the mean of the territory sizes weighted by
+    size (a hex's territory size, averaged over the hexes). A player who pushes at random
+    often throws more dice of a colour than its territory has room for and loses the turn
+    to the excess rule; small territories make that more likely. The heuristic stops in
+    time and minds the grain much less (RULES.md, Fairness)."""
+    sizes = [len(t["hexes"]) for t in data["territories"]]
+    return sum(s * s for s in sizes) / sum(sizes)
+
+
 def proposals(
-    design: Design, current: Candidate, lean: float, count: int, rng: random.Random
+    design: Design, current: Candidate, count: int, rng: random.Random
 ) -> list[Candidate]:
-    """Up to ``count`` candidates: one or two edits on the current layout; treasure moves
-        away from the start if ``lean`` > 0 (the map wins too often), toward it if < 0, either
-    way if 0 (not measured yet)."""
+    """Up to ``count`` candidates of one to three edits on the current layout, aimed by the
+    two bots' leans (four-seat share above fair > 0). The random bots' share follows the
+    grain (``grain``): hex moves make territories smaller where random bots win too often
+    and bigger where they lose too often. Both bots' shares follow the treasures' distance
+    from the start, the heuristic's the more: treasure moves go away from the start where the
+    heuristic wins too often and toward it where it loses. A third of the candidates pair a
+    grain move with a treasure move that gives the heuristic back what the grain move took
+    from it."""
     base = unedited(design)
-    start = (base["start"][0], base["start"][1])
-    options = list(edit_options(design, base, current.data))
+    lean_h, lean_r = current.lean("heuristic"), current.lean("random")
 
-    def toward(e: Edit) -> bool:  # the move goes the way the map needs (any way at first)
-        step = distance(e[2], start) - distance(e[1], start)
-        return step * lean > 0 or (lean == 0 and step != 0)
+    def grain_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
+        now = grain(data)
+        return [
+            (e, d)
+            for e, d in edit_options(design, base, data)
+            if e[0] == "hex" and (grain(d) - now) * sign < 0
+        ]
 
-    treasure = [(e, d) for e, d in options if e[0] == "treasure" and toward(e)]
-    hexes = [(e, d) for e, d in options if e[0] == "hex"]
-    picks = rng.sample(treasure, min(len(treasure), count * 2 // 3))
-    picks += rng.sample(hexes, min(len(hexes), count - len(picks)))
-    found = []
-    for edit, data in picks:
+    def treasure_moves(data: dict[str, Any], sign: float) -> list[tuple[Edit, dict[str, Any]]]:
+        steps = walk(data)
+        return [
+            (e, d)
+            for e, d in edit_options(design, base, data)
+            if e[0] == "treasure" and (steps[e[2]] - steps[e[1]]) * sign > 0
+        ]
+
+    found: list[Candidate] = []
+    sign = lean_r if abs(lean_r) > 0.02 else 0.0
+    firsts = grain_moves(current.data, sign) if sign else []
+    for edit, data in rng.sample(firsts, min(len(firsts), count // 3)):
         edits = [*current.edits, edit]
-        if abs(lean) > 0.06 and edit[0] == "treasure":
-            more = [
-                (e, d)
-                for e, d in edit_options(design, base, data)
-                if e[0] == "treasure" and (distance(e[2], start) - distance(e[1], start)) * lean > 0
-            ]
+        for _ in range(min(2, int(abs(lean_r) / 0.05))):  # far off: more steps
+            more = grain_moves(data, sign)
             if more:
-                second, data = rng.choice(more)
-                edits.append(second)
+                step, data = rng.choice(more)
+                edits.append(step)
         found.append(Candidate(edits, data))
+    for edit, data in rng.sample(firsts, min(len(firsts), count // 3)):
+        back = treasure_moves(data, lean_h - lean_r) if abs(lean_h - lean_r) > 0.02 else []
+        if back:
+            second, data = rng.choice(back)
+            found.append(Candidate([*current.edits, edit, second], data))
+    left = count - len(found)
+    if abs(lean_h) > 0.02:
+        moves = treasure_moves(current.data, lean_h)
+        for edit, data in rng.sample(moves, min(len(moves), left)):
+            found.append(Candidate([*current.edits, edit], data))
+    left = count - len(found)
+    hexes = [(e, d) for e, d in edit_options(design, base, current.data) if e[0] == "hex"]
+    for edit, data in rng.sample(hexes, min(len(hexes), left)):
+        found.append(Candidate([*current.edits, edit], data))
     return found
 
 
@@ -137,53 +237,75 @@ def measure(
     pool: Executor,
     field_maps: Maps,
     jobs: list[tuple[str, Candidate]],
-    seeds: int,
+    sizes: dict[str, int],
     tag: str,
     progress: Progress,
 ) -> None:
-    """Bring every candidate to ``seeds`` seeds per opponent, both bots."""
+    """Bring every candidate to ``sizes[kind]`` units of each kind, both bots (every
+    candidate of a map on the same seeds)."""
     futures = []
     for name, cand in jobs:
         others = [m for m in MAP_NAMES if m != name]
-        for bot in BOTS:
-            have = len(cand.units[bot])
-            todo = [
-                (f"{tag}-{bot}-{k}", others[k % len(others)])
-                for k in range(have, seeds * len(others))
-            ]
-            for i in range(0, len(todo), 7):
-                chunk = todo[i : i + 7]
-                futures.append(
-                    (cand, bot, i, pool.submit(play_units, field_maps, name, cand.data, bot, chunk))
-                )
-    task = progress.add_task(f"{tag}: {seeds} seeds x 7", total=len(futures))
-    results: dict[tuple[int, str], dict[int, list[float]]] = {}
-    for cand, bot, i, fut in futures:
-        results.setdefault((id(cand), bot), {})[i] = fut.result()
+        for kind in KINDS:
+            for bot in BOTS:
+                have = len(cand.units[(kind, bot)])
+                if kind == "four":
+                    todo4 = [f"{tag}-{name}-4-{bot}-{k}" for k in range(have, sizes[kind])]
+                    for i in range(0, len(todo4), 4):
+                        fut = pool.submit(
+                            four_units, field_maps, name, cand.data, bot, todo4[i : i + 4]
+                        )
+                        futures.append((cand, kind, bot, i, fut))
+                else:
+                    todo = [
+                        (f"{tag}-{bot}-{k}", others[k % len(others)])
+                        for k in range(have, sizes[kind])
+                    ]
+                    for i in range(0, len(todo), 14):
+                        fut = pool.submit(
+                            play_units, field_maps, name, cand.data, bot, todo[i : i + 14]
+                        )
+                        futures.append((cand, kind, bot, i, fut))
+    task = progress.add_task(f"{tag}: {sizes}", total=len(futures))
+    results: dict[tuple[int, str, str], dict[int, list[float]]] = {}
+    for cand, kind, bot, i, fut in futures:
+        results.setdefault((id(cand), kind, bot), {})[i] = fut.result()
         progress.advance(task)
     for _name, cand in jobs:
-        for bot in BOTS:
-            got = results.get((id(cand), bot), {})
-            for i in sorted(got):
-                cand.units[bot].extend(got[i])
+        for kind in KINDS:
+            for bot in BOTS:
+                got = results.get((id(cand), kind, bot), {})
+                for i in sorted(got):
+                    cand.units[(kind, bot)].extend(got[i])
     progress.remove_task(task)
+
+
+def parse_stages(text: str) -> list[tuple[dict[str, int], int]]:
+    """``"24:0:6,100:100:2"``: per stage, four-seat units, heads-up units, candidates kept."""
+    stages = []
+    for part in text.split(","):
+        four, heads_up, keep = (int(x) for x in part.split(":"))
+        stages.append(({"four": four, "heads-up": heads_up}, keep))
+    return stages
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--maps", nargs="+", default=list(MAP_NAMES))
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--candidates", type=int, default=8)
+    parser.add_argument("--candidates", type=int, default=6)
     parser.add_argument(
-        "--stages", default="3:2,12:1", help="seeds per opponent : candidates kept, per stage"
+        "--stages",
+        default="24:0:2,100:100:1",
+        help="per stage: four-seat units : heads-up units : candidates kept",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the games")
     parser.add_argument("--save", help="write the edits found so far to this JSON file")
     parser.add_argument("--resume", help="start from the edits in this JSON file")
     parser.add_argument("--first-round", type=int, default=0, help="seeds differ per round")
     args = parser.parse_args()
-    stages = [(int(a), int(b)) for a, b in (s.split(":") for s in args.stages.split(","))]
-    console = Console(width=120) if not sys.stdout.isatty() else Console()
+    stages = parse_stages(args.stages)
+    console = Console(width=120, soft_wrap=True) if not sys.stdout.isatty() else Console()
     designs = {m: design_of(m) for m in MAP_NAMES}
     edits: dict[str, list[Edit]] = {m: list(designs[m].edits) for m in MAP_NAMES}
     if args.resume:
@@ -192,20 +314,22 @@ def main() -> None:
             {m: [(k, (a[0], a[1]), (b[0], b[1])) for k, a, b in e] for m, e in saved.items()}
         )
     current = {m: Candidate(edits[m], rebuild(designs[m], edits[m])) for m in MAP_NAMES}
-    lean: dict[str, float] = dict.fromkeys(MAP_NAMES, 0.0)
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
     with pool, Progress(console=console, transient=True) as progress:
         for rnd in range(args.first_round, args.first_round + args.rounds):
             started = time.perf_counter()
             field_maps = {m: c.data for m, c in current.items()}
             rng = random.Random(f"tune-round-{rnd}")
-            pools: dict[str, list[Candidate]] = {}
-            for m in args.maps:
-                base = Candidate(current[m].edits, current[m].data)
-                pools[m] = [base, *proposals(designs[m], base, lean[m], args.candidates, rng)]
-            for seeds, keep in stages:
+            tag = f"round {rnd}"
+            bases = {m: Candidate(current[m].edits, current[m].data) for m in args.maps}
+            # the baselines first: their leans aim the candidates
+            measure(pool, field_maps, list(bases.items()), stages[0][0], tag, progress)
+            pools = {
+                m: [b, *proposals(designs[m], b, args.candidates, rng)] for m, b in bases.items()
+            }
+            for sizes, keep in stages:
                 jobs = [(m, c) for m in args.maps for c in pools[m]]
-                measure(pool, field_maps, jobs, seeds, f"round {rnd}", progress)
+                measure(pool, field_maps, jobs, sizes, tag, progress)
                 for m in args.maps:
                     base = pools[m][0]
                     ranked = sorted(pools[m][1:], key=Candidate.objective)
@@ -215,14 +339,12 @@ def main() -> None:
                 best = min(rest, key=Candidate.objective, default=base)
                 chosen = best if best.objective() < base.objective() else base
                 current[m] = Candidate(chosen.edits, chosen.data)
-                rates = {b: chosen.rate(b) for b in BOTS}
-                lean[m] = statistics.fmean(r - 0.5 for r in rates.values())
                 console.print(
-                    f"round {rnd} {m}: baseline h {base.rate('heuristic'):.3f} "
-                    f"r {base.rate('random'):.3f} ({len(base.units['random'])} units); best "
-                    f"h {best.rate('heuristic'):.3f} r {best.rate('random'):.3f} "
+                    f"round {rnd} {m}: baseline {base.figures()} obj {base.objective():.2f}; "
+                    f"best {best.figures()} obj {best.objective():.2f} "
                     f"-> {'new edit' if chosen is best and best is not base else 'kept'} "
-                    f"({len(chosen.edits)} edits, link {chosen.data['link_cost']})"
+                    f"({len(chosen.edits)} edits, link {chosen.data['link_cost']}, "
+                    f"grain {grain(chosen.data):.2f})"
                 )
             console.print(f"round {rnd}: {time.perf_counter() - started:.0f} s")
             if args.save:

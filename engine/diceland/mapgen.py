@@ -81,6 +81,13 @@ class Design:
     """Fine tuning applied to the attempt's layout, in order (:func:`apply_edit`): treasure
     moves and hexes handed to a neighbouring territory, found by playtesting
     (``bench/diceland_tune.py``) so that the map wins as often as the others."""
+    edit_sizes: tuple[int, int] | None = None
+    """The territory sizes tuning edits may reach (smallest, largest); None: the range of
+    ``sizes``. Wider for a design whose character is its shape, not its grain."""
+
+    def size_range(self) -> tuple[int, int]:
+        """The territory sizes tuning edits keep to (:func:`apply_edit`)."""
+        return self.edit_sizes or (min(self.sizes), max(self.sizes))
 
 
 def design_a() -> Design:
@@ -183,6 +190,7 @@ def design_e() -> Design:
         [2, 2, 3, 3, 3],
         "spread",
         attempt=42,
+        edit_sizes=(2, 4),
         edits=(
             ("hex", (7, 3), (6, 4)),
             ("treasure", (-1, 3), (9, 3)),
@@ -231,6 +239,7 @@ def design_g() -> Design:
         [3, 4, 4, 5],
         "spread",
         attempt=23,
+        edit_sizes=(2, 6),
         edits=(
             ("hex", (1, 10), (0, 9)),
             ("treasure", (3, 0), (9, 1)),
@@ -525,7 +534,7 @@ def apply_edit(design: Design, base: dict, data: dict, edit: Edit) -> dict | Non
             or not any(n in map(tuple, tb["hexes"]) for n in neighbours(a))
         ):
             return None
-        low, high = min(design.sizes), max(design.sizes)
+        low, high = design.size_range()
         na, nb = len(ta["hexes"]) - 1, len(tb["hexes"]) + 1
         if na < min(low, na + 1) or nb > max(high, nb - 1):
             return None

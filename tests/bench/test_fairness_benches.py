@@ -37,19 +37,23 @@ def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_s
         "random",
         "--seat-games",
         "4",
+        "--bottlenecks",
+        "2",
     )
     assert "link cost" in out and "placements" in out
     assert "random: 16 four-seat games (2 balanced deals), share per map with 95 % CI" in out
     assert re.search(r"A 0\.\d{3}±0\.\d{3}", out), out
     assert "heads-up, 4 games a pair (mirrored)" in out
     assert "pairs within 45-55 %:" in out and "of 28" in out
+    assert "what the losing seats lacked (2 four-seat games)" in out
+    assert re.search(r"^    A: \d+ / \d+ / \d+ / \d+$", out, re.M), out
 
 
 def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
-    out = run_bench("diceland_tune.py", "--maps", "E", "--candidates", "1", "--stages", "1:1")
+    out = run_bench("diceland_tune.py", "--maps", "E", "--candidates", "1", "--stages", "1:2:1")
     assert re.search(
-        r"round 0 E: baseline h 0\.\d+ r 0\.\d+ \(7 units\); best h 0\.\d+ r 0\.\d+ -> "
-        r"(new edit|kept) \(\d+ edits, link \d+\)",
+        r"round 0 E: baseline 4s-h 0\.\d+ 4s-r 0\.\d+ hu-h 0\.\d+ hu-r 0\.\d+ \(1/2 units\) "
+        r"obj \d+\.\d+; best .* -> (new edit|kept) \(\d+ edits, link \d+, grain \d\.\d\d\)",
         out,
     ), out
     assert re.search(r"^E: edits=\(", out, re.M), out

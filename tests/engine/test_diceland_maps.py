@@ -285,3 +285,21 @@ def test_a_game_stored_before_editions_goes_on_with_its_maps():
     assert sample_state(GAME, view, 0, Dice("s")).edition == 1
     current = GAME.setup(2, GAME.validate_options(2, {"maps": ["E", "B"]}), Dice("x"))
     assert sample_state(GAME, GAME.view(current, 0), 0, Dice("s")).edition == EDITION
+
+
+def test_tuning_edits_keep_to_the_designs_size_range_or_the_wider_one_it_names():
+    """Mosaic's edits may grow a territory to 4 (its ``edit_sizes``), never to 5; without
+    that range they keep to the attempt's 2-3."""
+    design = next(d() for d in DESIGNS if d().name == "E")
+    assert design.size_range() == (2, 4)
+    base = build(Design(**{**design.__dict__, "edits": ()}))
+
+    def largest(d: Design) -> set[int]:
+        return {
+            max(len(t["hexes"]) for t in data["territories"])
+            for edit, data in edit_options(d, base, base)
+            if edit[0] == "hex"
+        }
+
+    assert largest(design) == {3, 4}
+    assert largest(Design(**{**design.__dict__, "edit_sizes": None})) == {3}
