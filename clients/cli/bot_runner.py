@@ -11,12 +11,13 @@ idempotency key) by one of ``parallel`` sending threads, each on its own keep-al
 connection, so that a decision in one game never waits for the POST of another (with
 ``parallel`` 1 the main thread posts it).
 
-The runner rides out an outage of the service (an API instance restarting, a Redis failover):
-for up to :attr:`Patience.seconds` it retries with backoff whatever failed in transport or
-with a 5xx or 429 (``503 not_replicated``, contention, a primary being promoted) -- a move
-always with the same ``Idempotency-Key``, so a move that was committed before the failure is
-answered from the stored reply instead of being played twice -- and reopens the feed, which
-starts again with what the account owes.
+The runner rides out an outage of the service (an API instance restarting, a Redis
+failover), from its first request (reading its account) on: for up to
+:attr:`Patience.seconds` it retries with backoff whatever failed in transport or with a 5xx
+or 429 (``503 not_replicated``, contention, a primary being promoted) -- a move always with
+the same ``Idempotency-Key``, so a move that was committed before the failure is answered
+from the stored reply instead of being played twice -- and reopens the feed, which starts
+again with what the account owes.
 """
 
 from __future__ import annotations

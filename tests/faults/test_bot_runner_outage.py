@@ -1,6 +1,7 @@
 """``dicehall bot run`` rides out an outage of the API: kill -9 of gunicorn in the middle of
 its games, back 3 s later; the runner retries its moves (same Idempotency-Key) and reopens
-its feed, and plays every game to the end without exiting."""
+its feed, and plays every game to the end without exiting. A runner started while the
+service is down waits for it from its very first request."""
 
 from __future__ import annotations
 
@@ -56,3 +57,34 @@ def test_the_bot_runner_plays_on_through_an_api_outage(stack: Stack, tmp_path: P
         assert call("GET", f"{stack.base}/v1/games/{game_id}").json()["status"] == "over"
         assert f"game {game_id} over" in output
     assert unverified(stack.base, game_ids) == []
+
+
+@pytest.mark.fault
+def test_the_bot_runner_started_during_an_outage_waits_for_the_service(
+    stack: Stack, tmp_path: Path
+) -> None:
+    stack.start_api()
+    stack.start_worker()
+    bot = ExternalBot(stack.base, "early", tmp_path / "bot.log", games=1)
+    game_id = create(stack.base, "kingdice", [bot.seat(), {"kind": "bot", "bot": "random"}])["id"]
+    stack.kill_api()
+    bot.start()
+    try:
+
+        def retrying() -> bool:
+            exited = bot.proc is not None and bot.proc.poll() is not None
+            assert not exited, f"the runner gave up during the outage:\n{bot.output}"
+            return "retrying" in bot.output
+
+        wait_until(
+            retrying,
+            60,
+            "the runner to meet the outage with its first request and say it retries",
+        )
+        stack.start_api()
+        output = bot.finish(timeout=240)
+    finally:
+        bot.stop()
+    assert re.search(rf"{game_id} v\d+:", output), output
+    assert f"game {game_id} over" in output
+    assert call("GET", f"{stack.base}/v1/games/{game_id}").json()["status"] == "over"

@@ -140,7 +140,8 @@ def play_as_bot(
         choose = load_strategy(strategy, seed)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--strategy") from exc
-    account = client.bot_account()
+    riding_out = Patience(seconds=patience)
+    account = riding_out.retrying(client.bot_account, "the bot account")
     console.print(f"bot [bold]{account['name']}[/] ({account['id']}) plays with {strategy!r}")
     runner = BotRunner(
         client,
@@ -149,6 +150,6 @@ def play_as_bot(
         detail=detail,
         parallel=parallel,
         tracer=Tracer(trace),
-        patience=Patience(seconds=patience),
+        patience=riding_out,
     )
     runner.run(max_games=max_games, idle=idle)
