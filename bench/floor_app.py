@@ -3,7 +3,8 @@
 ``POST /floor/<id>`` WATCHes a hash holding a blob the size of a real game state, reads it,
 and writes it back with a new version in MULTI/EXEC: the same Redis work as a move, with no
 rules, no schemas and no engine (three round trips: WATCH, HMGET, MULTI..EXEC). Served by
-the same gunicorn config as the API. The blob is ``?size=`` bytes (default
+the same gunicorn config as the API, through a Redis client made as the API makes its own
+(``service.connections.connect``). The blob is ``?size=`` bytes (default
 ``FLOOR_BLOB_SIZE``, 4000), so one floor server serves every game's state size.
 """
 
@@ -14,6 +15,7 @@ import os
 import redis
 from flask import Flask, jsonify, request
 
+from service.connections import connect
 from service.keys import Keys
 
 BLOB_SIZE = int(os.environ.get("FLOOR_BLOB_SIZE", "4000"))
@@ -25,7 +27,7 @@ FLOOR_KEYS = Keys("floor")
 
 def create_app() -> Flask:
     app = Flask(__name__)
-    client = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True)
+    client: redis.Redis = connect(os.environ["REDIS_URL"])  # the API's own client settings
 
     @app.get("/floor/health")
     def health():

@@ -29,6 +29,7 @@ from redis.exceptions import RedisClusterException
 from redis.sentinel import Sentinel
 
 from service.config import Settings
+from service.readiness import ReadinessParser
 
 SOCKET_TIMEOUT = 60.0
 """Longer than the longest blocking read (a 30 s long-poll), shorter than forever."""
@@ -108,12 +109,13 @@ def connect(url: str, decode: bool = True) -> Any:
     if decode:
         options.update(health_check_interval=30, max_connections=MAX_CONNECTIONS)
     auth: dict[str, Any] = {"username": target.username, "password": target.password}
-    if target.kind == "cluster":
+    if target.kind == "cluster":  # the cluster client takes no parser of ours
         return RedisCluster(
             startup_nodes=[ClusterNode(host, port) for host, port in target.nodes],
             **auth,
             **options,
         )
+    options["parser_class"] = ReadinessParser  # a cheap pool check under gevent
     if target.kind == "sentinel":
         sentinels = Sentinel(
             list(target.nodes), socket_timeout=5, socket_connect_timeout=5, sentinel_kwargs=auth
