@@ -71,6 +71,21 @@ def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(t
     assert row["ratio_p50_client"] > 0
 
 
+def test_worker_profile_sorts_the_workers_samples_by_layer(tmp_path):
+    stdout, figures = run_bench(
+        "worker_profile.py",
+        tmp_path,
+        *("--game", "carcassonne", "--seconds", "1", "--clients", "2", "--scripts", "2"),
+    )
+    assert "the workers' Python samples by layer" in stdout
+    for server in ("api", "floor"):
+        assert figures[server]["ops"] > 0 and figures[server]["cpu_ms_per_op"] > 0
+    # only the API runs the engine; both run gunicorn and the Redis client
+    assert figures["api"]["samples"].get("engine", 0) > 0
+    assert figures["floor"]["samples"].get("engine", 0) == 0
+    assert figures["floor"]["samples"].get("Redis client", 0) > 0
+
+
 def test_tournament_prints_the_external_round_trip_beside_the_bundled_bot_with_its_steps(
     tmp_path,
 ):
@@ -99,3 +114,17 @@ def test_notice_sizes_measures_both_forms_of_every_decision(tmp_path):
         # the compact form leaves the texts out of the same notice
         assert 0 < row["compact_p50_bytes"] <= row["full_p50_bytes"]
         assert 0 < row["compact_max_bytes"] <= row["full_max_bytes"]
+
+
+def test_a_profile_sample_belongs_to_its_innermost_known_layer():
+    sys.path.insert(0, str(ROOT))
+    from bench.worker_profile import OTHER, layer_of
+
+    gunicorn = "handle (/venv/site-packages/gunicorn/workers/base_async.py:10)"
+    service = "play (/repo/service/games.py:500)"
+    redis_py = "execute (/venv/site-packages/redis/client.py:2000)"
+    stdlib = "uuid4 (/usr/lib/python3.11/uuid.py:700)"
+    assert layer_of(f"{gunicorn};{service};{redis_py}") == "Redis client"
+    assert layer_of(f"{gunicorn};{service};{stdlib}") == "service"
+    assert layer_of(f"{gunicorn};{stdlib}") == "HTTP server (gunicorn)"
+    assert layer_of(stdlib) == OTHER
