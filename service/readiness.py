@@ -41,8 +41,12 @@ class ReadinessParser(_HiredisParser):
     def can_read(self, timeout: float = 0) -> bool:
         sock, reader = getattr(self, "_sock", None), getattr(self, "_reader", None)
         if timeout == 0 and sock is not None and reader is not None and not reader.has_data():
-            poller = _os_poll()()
-            poller.register(sock.fileno(), select.POLLIN)
-            if not poller.poll(0):
-                return False
+            # an SSL socket may hold decrypted bytes the OS does not see: redis-py's check
+            pending = getattr(sock, "pending", None)
+            fileno = sock.fileno()
+            if fileno >= 0 and not (pending is not None and pending()):
+                poller = _os_poll()()
+                poller.register(fileno, select.POLLIN)
+                if not poller.poll(0):
+                    return False
         return bool(super().can_read(timeout))
