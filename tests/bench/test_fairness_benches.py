@@ -64,6 +64,17 @@ def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
     assert re.search(r"^E: edits=\(", out, re.M), out
 
 
+def test_diceland_tune_measures_named_candidates_against_the_maps_as_they_are(tmp_path):
+    spec = tmp_path / "candidates.json"
+    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-3, 9]]]]}')
+    out = run_bench("diceland_tune.py", "--measure", str(spec), "--units", "1", "--tag", "t")
+    assert "1 four-seat units a layout and bot" in out
+    assert re.search(
+        r"^  G now: link 27; heuristic 0\.\d{3} \(\+0\.000±0\.000\); random", out, re.M
+    )
+    assert re.search(r"^  G far: link 29; heuristic 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\)", out, re.M)
+
+
 def test_burgundy_duchies_prints_every_duchy_against_duchy_a():
     out = run_bench("burgundy_duchies.py", "--games", "3")
     lines = [line for line in out.splitlines() if line[:1] in "ABCD"]
