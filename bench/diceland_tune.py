@@ -39,7 +39,8 @@ JSON and ``bench/diceland_fairness.py`` checks the whole set.
 e.g. ``bench/diceland_candidates/s1.json``): four-seat units against the maps as they stand,
 both bots, each candidate on its map's seeds, with its paired difference from the map as it
 is: ``nice -n 19 python bench/diceland_tune.py --measure bench/diceland_candidates/s1.json
---units 120 --tag s1 --jobs 2`` (the figures of RULES.md's fourth round, seed for seed).
+--units 120 --tag s1 --jobs 2`` gives the figures of RULES.md's hand-aimed round, seed for
+seed.
 """
 
 from __future__ import annotations
