@@ -57,7 +57,7 @@ from rich.progress import Progress
 from engine.diceland import GAME, bots
 from engine.diceland.board import TREASURES_TO_WIN, Board
 from engine.diceland.fairness import link_cost, placements
-from engine.diceland.maps import BOARDS, MAP_DATA, MAP_NAMES
+from engine.diceland.maps import BOARDS, EDITION, MAP_DATA, MAP_NAMES, edition_data, map_data
 from engine.simulate import make_bots, play
 
 Tick = Callable[[], None]
@@ -100,6 +100,20 @@ def install_maps(maps: dict[str, dict[str, Any]]) -> None:
             bots._BOARDS.clear()  # the heuristic keeps boards by name: forget the old one
 
 
+def on_maps(maps: dict[str, dict[str, Any]], fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` played on ``maps`` (in this process, which may be a pool's worker that
+    played other maps before)."""
+    install_maps(maps)
+    return fn(*args)
+
+
+def edition_maps(edition: int) -> dict[str, dict[str, Any]]:
+    """A copy of every map's data in ``edition`` (the current one from its files, as shipped)."""
+    if edition == EDITION:
+        return {m: map_data(m) for m in MAP_NAMES}
+    return {m: dict(d) for m, d in edition_data(edition).items()}
+
+
 class SerialExecutor(Executor):
     """Runs each submitted call at once in this process (``--jobs 1``)."""
 
@@ -138,17 +152,19 @@ def four_seat_units(
     names: Sequence[str] = MAP_NAMES,
     tick: Tick | None = None,
     pool: Executor | None = None,
+    maps: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, list[float]]:
     """Each map's per-deal four-seat share over ``deals`` balanced deals (module doc), in
-    deal order."""
+    deal order, on ``maps`` (default: the current edition)."""
     pool = pool or SerialExecutor()
+    maps = maps or edition_maps(EDITION)
     deck = random.Random(f"fairness-{bot}")
     shuffled = list(names)
     futures = []
     for d in range(deals):
         deck.shuffle(shuffled)
         for g, group in enumerate((shuffled[:4], shuffled[4:])):
-            futures.append(pool.submit(group_games, bot, d, g, list(group)))
+            futures.append(pool.submit(on_maps, maps, group_games, bot, d, g, list(group)))
     per_deal: dict[str, list[float]] = {m: [] for m in names}
     for future in futures:
         for m, share in future.result().items():
@@ -167,15 +183,23 @@ def mirrored(bot: str, a: str, b: str, seeds: range) -> list[float]:
 
 
 def heads_up_all(
-    bot: str, pairs: int, tick: Tick, pool: Executor, chunk: int = 10
+    bot: str,
+    pairs: int,
+    tick: Tick,
+    pool: Executor,
+    chunk: int = 10,
+    maps: dict[str, dict[str, Any]] | None = None,
 ) -> dict[tuple[str, str], list[float]]:
     """Every pair of maps' per-seed units (``pairs`` mirrored seeds, the same for every
-    pair), spread over ``pool``."""
+    pair), spread over ``pool``, on ``maps`` (default: the current edition)."""
+    maps = maps or edition_maps(EDITION)
     futures = []
     for a, b in itertools.combinations(MAP_NAMES, 2):
         for k in range(0, pairs, chunk):
             seeds = range(k, min(pairs, k + chunk))
-            futures.append((a, b, len(seeds), pool.submit(mirrored, bot, a, b, seeds)))
+            futures.append(
+                (a, b, len(seeds), pool.submit(on_maps, maps, mirrored, bot, a, b, seeds))
+            )
     units: dict[tuple[str, str], list[float]] = {}
     for a, b, n, future in futures:
         units.setdefault((a, b), []).extend(future.result())
@@ -268,6 +292,40 @@ def report_heads_up(
     )
 
 
+def report_paired(
+    console: Console,
+    bot: str,
+    edition: int,
+    shares: tuple[dict[str, list[float]], dict[str, list[float]]],
+    rates: tuple[dict[tuple[str, str], list[float]], dict[tuple[str, str], list[float]]],
+) -> None:
+    """The maps as they are against ``edition``'s on the same deals and seeds (``--against``):
+    each map's four-seat share in both with the paired difference, and the heads-up pairs
+    inside 45-55 % in both. ``shares`` and ``rates``: (``edition``'s, the current maps')."""
+    old, new = shares
+    console.print(
+        f"{bot}: paired with edition {edition} (same deals and seeds), four-seat share "
+        f"edition {edition} -> now (paired difference with 95 % CI):",
+        soft_wrap=True,
+    )
+    for m in MAP_NAMES:
+        diff = Estimate.of([b - a for a, b in zip(old[m], new[m], strict=True)])
+        console.print(
+            f"    {m} {statistics.fmean(old[m]):.3f}->{statistics.fmean(new[m]):.3f} "
+            f"({diff.mean:+.3f}±{diff.half:.3f})"
+        )
+    for label, got, pairs in ((f"edition {edition}", old, rates[0]), ("now", new, rates[1])):
+        means = {m: statistics.fmean(v) for m, v in got.items()}
+        outside = [m for m, v in means.items() if abs(v - 0.25) > 0.04]
+        worst = max(abs(v - 0.25) for v in means.values())
+        inside = sum(abs(statistics.fmean(v) - 0.5) <= 0.05 for v in pairs.values())
+        console.print(
+            f"  {label}: outside 0.25±0.04: {outside or 'none'}; furthest {worst:.3f} off; "
+            f"heads-up pairs within 45-55 %: {inside} of {len(pairs)}",
+            soft_wrap=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=50, help="balanced deals (8 games each)")
@@ -289,6 +347,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--first-pairs", type=int, default=25, help="also report the first seeds of each pair"
+    )
+    parser.add_argument(
+        "--against",
+        type=int,
+        help="also play the same deals and seeds on this edition's maps and report the "
+        "paired differences (is a new edition better?)",
     )
     args = parser.parse_args()
     console = Console(width=110) if not sys.stdout.isatty() else Console()
@@ -315,6 +379,15 @@ def main() -> None:
                 task = progress.add_task(f"{bot} heads-up", total=len(pairs) * args.pairs)
                 rates = heads_up_all(bot, args.pairs, partial(progress.advance, task), pool)
                 baseline = seat_effect(bot, args.seat_games)
+                if args.against:
+                    old = edition_maps(args.against)
+                    task = progress.add_task(
+                        f"{bot} edition {args.against}",
+                        total=args.deals * 2 + len(pairs) * args.pairs,
+                    )
+                    tick = partial(progress.advance, task)
+                    old_shares = four_seat_units(bot, args.deals, tick=tick, pool=pool, maps=old)
+                    old_rates = heads_up_all(bot, args.pairs, tick, pool, maps=old)
             report_four_seat(console, bot, shares, args.deals)
             console.print(f"  baseline: the first seat's share on equal maps {baseline:.3f}")
             if 0 < args.first_deals < args.deals:
@@ -322,6 +395,8 @@ def main() -> None:
             report_heads_up(console, bot, rates, args.pairs, full=True)
             if 0 < args.first_pairs < args.pairs:
                 report_heads_up(console, bot, rates, args.first_pairs, full=False)
+            if args.against:
+                report_paired(console, bot, args.against, (old_shares, shares), (old_rates, rates))
             if args.bottlenecks:
                 console.print(
                     f"  what the losing seats lacked ({args.bottlenecks} four-seat games): "

@@ -34,6 +34,13 @@ It prints each round's figures and, at the end, the ``edits`` to write into each
 ``engine/diceland/mapgen.py``; ``--save`` keeps them in a JSON file after every round and
 ``--resume`` starts from such a file. Then ``python -m engine.diceland.mapgen`` rewrites the
 JSON and ``bench/diceland_fairness.py`` checks the whole set.
+
+``--measure FILE`` measures named candidates instead (hand-made edits on top of each design's,
+e.g. ``bench/diceland_candidates/s1.json``): four-seat units against the maps as they stand,
+both bots, each candidate on its map's seeds, with its paired difference from the map as it
+is: ``nice -n 19 python bench/diceland_tune.py --measure bench/diceland_candidates/s1.json
+--units 120 --tag s1 --jobs 2`` gives the figures of RULES.md's hand-aimed round, seed for
+seed.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.progress import Progress
 
-from bench.diceland_fairness import SerialExecutor, group_games, install_maps, score
+from bench.diceland_fairness import Estimate, SerialExecutor, group_games, install_maps, score
 from engine.diceland.board import Board
 from engine.diceland.mapgen import DESIGNS, Design, Edit, apply_edit, build, edit_options
 from engine.diceland.maps import MAP_NAMES
@@ -280,6 +287,47 @@ def measure(
     progress.remove_task(task)
 
 
+def measure_named(
+    pool: Executor, path: str, units: int, tag: str, console: Console, progress: Progress
+) -> None:
+    """Named candidates (``--measure FILE``: ``{"label": ["G", [["treasure", [q, r], [q, r]],
+    ...]], ...}``, edits on top of the design's own) in four-seat units against the field as
+    it stands, both bots, every candidate of a map on its baseline's seeds (``tag-map-bot-k``);
+    prints each candidate's shares and its paired difference from the baseline (95 % CI)."""
+    spec = json.loads(Path(path).read_text())
+    field_maps = {m: rebuild(design_of(m), design_of(m).edits) for m in MAP_NAMES}
+    cands: dict[str, tuple[str, dict[str, Any]]] = {}
+    for m in dict.fromkeys(name for name, _ in spec.values()):
+        cands[f"{m} now"] = (m, field_maps[m])
+    for label, (m, extra) in spec.items():
+        design = design_of(m)
+        more = [(k, (a[0], a[1]), (b[0], b[1])) for k, a, b in extra]
+        cands[label] = (m, rebuild(design, [*design.edits, *more]))
+    futures = []
+    for bot in BOTS:
+        for label, (m, data) in cands.items():
+            seeds = [f"{tag}-{m}-{bot}-{k}" for k in range(units)]
+            for i in range(0, units, 5):
+                fut = pool.submit(four_units, field_maps, m, data, bot, seeds[i : i + 5])
+                futures.append((label, bot, fut))
+    task = progress.add_task(f"{tag}: {len(cands)} layouts", total=len(futures))
+    got: dict[tuple[str, str], list[float]] = {}
+    for label, bot, fut in futures:
+        got.setdefault((label, bot), []).extend(fut.result())
+        progress.advance(task)
+    progress.remove_task(task)
+    console.print(f"{units} four-seat units a layout and bot, share (paired difference, 95 % CI):")
+    for label, (m, data) in cands.items():
+        row = []
+        for bot in BOTS:
+            diff = Estimate.of(
+                [a - b for a, b in zip(got[(label, bot)], got[(f"{m} now", bot)], strict=True)]
+            )
+            share = statistics.fmean(got[(label, bot)])
+            row.append(f"{bot} {share:.3f} ({diff.mean:+.3f}±{diff.half:.3f})")
+        console.print(f"  {label}: link {data['link_cost']}; " + "; ".join(row), soft_wrap=True)
+
+
 def parse_stages(text: str) -> list[tuple[dict[str, int], int]]:
     """``"24:0:6,100:100:2"``: per stage, four-seat units, heads-up units, candidates kept."""
     stages = []
@@ -303,6 +351,12 @@ def main() -> None:
     parser.add_argument("--save", help="write the edits found so far to this JSON file")
     parser.add_argument("--resume", help="start from the edits in this JSON file")
     parser.add_argument("--first-round", type=int, default=0, help="seeds differ per round")
+    parser.add_argument(
+        "--measure",
+        help="measure the named candidates in this JSON file instead of tuning (four seats)",
+    )
+    parser.add_argument("--units", type=int, default=100, help="four-seat units (--measure)")
+    parser.add_argument("--tag", default="s1", help="seed tag (--measure)")
     args = parser.parse_args()
     stages = parse_stages(args.stages)
     console = Console(width=120, soft_wrap=True) if not sys.stdout.isatty() else Console()
@@ -315,6 +369,10 @@ def main() -> None:
         )
     current = {m: Candidate(edits[m], rebuild(designs[m], edits[m])) for m in MAP_NAMES}
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
+    if args.measure:
+        with pool, Progress(console=console, transient=True) as progress:
+            measure_named(pool, args.measure, args.units, args.tag, console, progress)
+        return
     with pool, Progress(console=console, transient=True) as progress:
         for rnd in range(args.first_round, args.first_round + args.rounds):
             started = time.perf_counter()

@@ -39,6 +39,8 @@ def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_s
         "4",
         "--bottlenecks",
         "2",
+        "--against",
+        "1",
     )
     assert "link cost" in out and "placements" in out
     assert "random: 16 four-seat games (2 balanced deals), share per map with 95 % CI" in out
@@ -47,6 +49,9 @@ def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_s
     assert "pairs within 45-55 %:" in out and "of 28" in out
     assert "what the losing seats lacked (2 four-seat games)" in out
     assert re.search(r"^    A: \d+ / \d+ / \d+ / \d+$", out, re.M), out
+    assert "random: paired with edition 1 (same deals and seeds)" in out
+    assert re.search(r"^    A 0\.\d{3}->0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\)$", out, re.M), out
+    assert re.search(r"edition 1: outside 0\.25±0\.04: .* within 45-55 %: \d+ of 28", out), out
 
 
 def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
@@ -57,6 +62,17 @@ def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
         out,
     ), out
     assert re.search(r"^E: edits=\(", out, re.M), out
+
+
+def test_diceland_tune_measures_named_candidates_against_the_maps_as_they_are(tmp_path):
+    spec = tmp_path / "candidates.json"
+    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-3, 9]]]]}')
+    out = run_bench("diceland_tune.py", "--measure", str(spec), "--units", "1", "--tag", "t")
+    assert "1 four-seat units a layout and bot" in out
+    assert re.search(
+        r"^  G now: link \d+; heuristic 0\.\d{3} \(\+0\.000±0\.000\); random", out, re.M
+    )
+    assert re.search(r"^  G far: link \d+; heuristic 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\)", out, re.M)
 
 
 def test_burgundy_duchies_prints_every_duchy_against_duchy_a():
