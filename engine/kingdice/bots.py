@@ -82,12 +82,9 @@ class HeuristicBot(Bot):
             return self._keep(view, legal)
         if kind == "hire":
             return self._hire(view, legal, seat)
-        if kind in ("place", "free_dragon"):
-            return max(legal, key=lambda a: self._space_value(view, seat, a["space"]))
-        if kind == "raid":
-            return max(legal, key=lambda a: self._raid_value(view, seat, a["space"]))
-        if kind == "place_dragon":
-            return max(legal, key=lambda a: self._dragon_value(view, seat, a))
+        rated = self.rate(view, legal)
+        if rated is not None:
+            return max(rated, key=lambda pair: pair[0])[1]
         if kind == "steal_card":
             return self._steal_card(view, legal, seat)
         if kind == "steal_gem":
@@ -155,6 +152,20 @@ class HeuristicBot(Bot):
         return max(takes, key=take_value) if takes else legal[0]
 
     # phase 3
+    @classmethod
+    def rate(cls, view: View, legal: list[Action]) -> list[tuple[float, Action]] | None:
+        """The heuristic's value of each action of a phase that places on the map (a
+        knight, a free dragon, a raid, a dragon), in ``legal``'s order; None in any other
+        phase."""
+        kind, seat = view["phase"], view["active"]
+        if kind in ("place", "free_dragon"):
+            return [(cls._space_value(view, seat, a["space"]), a) for a in legal]
+        if kind == "raid":
+            return [(cls._raid_value(view, seat, a["space"]), a) for a in legal]
+        if kind == "place_dragon":
+            return [(cls._dragon_value(view, seat, a), a) for a in legal]
+        return None
+
     @staticmethod
     def _space_value(view: View, seat: int, space: int) -> float:
         sp = view["map"]["spaces"][space]

@@ -41,8 +41,7 @@ class KingdiceLookahead(Lookahead):
         """Keeps: stopping and rolling toward each market card's conditions (what the
         heuristic would do for another target); spaces: the heuristic's best by its own
         value; anything else (hires, jokers, thefts: few) drawn at random."""
-        kind, seat = view["phase"], int(view["active"])
-        if kind == "keep":
+        if view["phase"] == "keep":
             rolled = view_dice(view)[:6]
             wanted: list[Action] = [{"type": "stop"}]
             for card in market_cards(view):
@@ -50,15 +49,9 @@ class KingdiceLookahead(Lookahead):
                     keep = sorted(keep_toward(cond, rolled))[:5]
                     wanted.append({"type": "reroll", "keep": canonical_keep(rolled, keep)})
             return [a for n, a in enumerate(wanted) if a in actions and a not in wanted[:n]]
-        value = {
-            "place": HeuristicBot._space_value,
-            "free_dragon": HeuristicBot._space_value,
-            "raid": HeuristicBot._raid_value,
-        }.get(kind)
-        if value is not None:
-            return sorted(actions, key=lambda a: -value(view, seat, a["space"]))
-        if kind == "place_dragon":
-            return sorted(actions, key=lambda a: -HeuristicBot._dragon_value(view, seat, a))
+        rated = HeuristicBot.rate(view, actions)
+        if rated is not None:
+            return [action for _, action in sorted(rated, key=lambda pair: -pair[0])]
         return None
 
     def begin(self, root: KingState, seat: int) -> Any:
