@@ -585,10 +585,15 @@ class GameService:
             # An answer kept for retries is written with the move; any other is made once
             # the move is committed and followed up, so a bot's job is enqueued sooner.
             answer = self._answer(decided, seat, move) if idem_key else None
-            writes = self._writes(decided, seat, move, answer, idem_key)
+            after = dict(decided.after)
+            if skip_bot_seat is not None:
+                after.pop(skip_bot_seat, None)
+            bots = self.follow_up.bot_seats(decided.record, after)
+            queued: list[bool] = []
+            writes = self._writes(decided, seat, move, answer, idem_key, bots, queued)
             committed = self.store.commit_if(game_id, read_at, writes, idem_key)
             if committed.status == "done":
-                self._follow(decided, seat, skip_bot_seat)
+                self._follow(decided, seat, after, bots_queued=any(queued))
                 return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
@@ -642,9 +647,13 @@ class GameService:
         move: MoveRequest,
         answer: dict[str, Any] | None,
         idem_key: str | None,
+        bots: list[int],
+        queued: list[bool],
     ) -> Callable[[Pipeline], None]:
         """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
-        the events and the answer under its idempotency key."""
+        the events, the answer under its idempotency key and, when they can ride the commit,
+        the jobs of the ``bots`` seats that newly owe a decision (``queued`` gets whether
+        they did)."""
         game_id = decided.record.id
 
         def writes(p: Pipeline) -> None:
@@ -658,15 +667,18 @@ class GameService:
             if idem_key and answer is not None:
                 ttl = move.answer_ttl or self.idempotency_ttl
                 self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
+            if bots:
+                queued[:] = [self.jobs.bots_in_commit(p, game_id, decided.record.version, bots)]
 
         return writes
 
-    def _follow(self, decided: Move, seat: int, skip_bot_seat: int | None) -> None:
-        """What follows a committed move: bot jobs, deadlines, feeds, and the end of the game."""
-        after = dict(decided.after)
-        if skip_bot_seat is not None:
-            after.pop(skip_bot_seat, None)
-        self.follow_up.after_commit(decided.record, after, actor=seat)
+    def _follow(
+        self, decided: Move, seat: int, after: Mapping[int, Prompt], bots_queued: bool
+    ) -> None:
+        """What follows a committed move: bot jobs (unless the commit ``bots_queued`` them),
+        deadlines, feeds, and the end of the game. ``after``: who owes a decision now, less
+        a bot seat whose job plays on by itself."""
+        self.follow_up.after_commit(decided.record, after, actor=seat, bots_queued=bots_queued)
         if decided.record.status is GameStatus.OVER:
             self.ended(decided.record)
 
