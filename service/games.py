@@ -28,6 +28,7 @@ from service.announce import (
     visible,
 )
 from service.briefing import Briefing, Detail
+from service.decoded import DecodedStates
 from service.errors import (
     Contention,
     GameNotFound,
@@ -121,6 +122,7 @@ class GameService:
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
         self.briefing = Briefing(store)
+        self.states = DecodedStates()
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -198,10 +200,11 @@ class GameService:
         """The caller's view of the game, as every endpoint returns it (``state``: the
         record's state already decoded)."""
         game = get_game(record.game)
+        keep = state is None
         if state is None:
-            state = game.load_state(record.state)
+            state = self._decoded(game, record)
         to_act = game.to_act(state) if record.status is GameStatus.ACTIVE else {}
-        return {
+        observed = {
             "game_id": record.id,
             "game": record.game,
             "version": record.version,
@@ -211,13 +214,22 @@ class GameService:
             "to_act": prompts_json(record, to_act),
             "result": record.result,
         }
+        if keep:
+            self.states.keep(record, state)
+        return observed
+
+    def _decoded(self, game: Game, record: GameRecord) -> Any:
+        """``record``'s state decoded: the one this process holds for it (see
+        ``service.decoded``), else decoded now; the caller's own until it keeps it again."""
+        state = self.states.take(record)
+        return state if state is not None else game.load_state(record.state)
 
     def legal_actions(self, record: GameRecord, seat: int) -> dict[str, Any]:
         """The seat's legal actions now, each with its sentence (empty when it owes nothing)."""
         game = get_game(record.game)
-        state = game.load_state(record.state)
+        state = self._decoded(game, record)
         owes = record.status is GameStatus.ACTIVE and seat in game.to_act(state)
-        return {
+        legal = {
             "game_id": record.id,
             "game": record.game,
             "version": record.version,
@@ -226,6 +238,8 @@ class GameService:
             "decision": record.decision(seat) if owes else None,
             "actions": described_actions(game, state, seat) if owes else [],
         }
+        self.states.keep(record, state)
+        return legal
 
     def log(
         self, record: GameRecord, caller: Caller, after: int = -1, limit: int = 500
@@ -524,8 +538,11 @@ class GameService:
 
     # --- acting --------------------------------------------------------------------------
     def act(self, game_id: str, move: MoveRequest, **options: Any) -> dict[str, Any]:
-        """The answer of ``move`` (see :meth:`play`, which takes the same ``options``)."""
-        answer: dict[str, Any] = self.play(game_id, move, **options)[0]
+        """The answer of ``move`` (see :meth:`play`, which takes the same ``options``). The
+        state the move left is kept for the game's next request (``service.decoded``)."""
+        answer, decided = self.play(game_id, move, **options)
+        if decided is not None:
+            self.states.keep(decided.record, decided.state)
         return answer
 
     def play(
@@ -613,7 +630,7 @@ class GameService:
         self._check_active(record)
         game = get_game(record.game)
         if state is None:
-            state = game.load_state(record.state)
+            state = self._decoded(game, record)
         before = game.to_act(state)
         self._check_if_match(record, game, state, seat, before, move.if_match)
         try:
