@@ -20,6 +20,7 @@ import sys
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Any
 
 import redis
 from rich.console import Console
@@ -41,6 +42,9 @@ class NoJobs:
     """No background work: the bench plays every seat itself."""
 
     def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
+
+    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> bool:
+        return False
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
 

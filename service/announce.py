@@ -26,9 +26,17 @@ failover takes (a cluster's node timeout or Sentinel's down-after, plus the elec
 
 
 class Jobs(Protocol):
-    """Background work the game service asks for (rq in the app and workers)."""
+    """Background work the game service asks for (rq in the app and workers).
+
+    ``bots_in_commit`` queues a move's bot jobs among the writes of the move's own commit
+    (``pipe``, which :meth:`service.store.GameStore.commit_if` runs atomically) when the
+    queue lives on the game's Redis, and says whether it did; the follow-up then enqueues
+    none. Otherwise (the queue on another Redis) it queues nothing and returns False.
+    """
 
     def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
+
+    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> bool: ...
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
 
@@ -118,14 +126,30 @@ class FollowUp:
         self.accounts = accounts
         self.jobs = jobs
 
+    @staticmethod
+    def bot_seats(record: GameRecord, after: Mapping[int, Prompt]) -> list[int]:
+        """The bot seats whose decision falls due with ``record``'s version (each gets a job)."""
+        if record.status is not GameStatus.ACTIVE:
+            return []
+        return [
+            s
+            for s in sorted(after)
+            if record.decision(s) == record.version and record.seats[s].kind == "bot"
+        ]
+
     def after_commit(
-        self, record: GameRecord, after: Mapping[int, Prompt], actor: int | None
+        self,
+        record: GameRecord,
+        after: Mapping[int, Prompt],
+        actor: int | None,
+        bots_queued: bool = False,
     ) -> None:
         """Work that follows a commit: bots, deadlines, external bots' feeds, tournaments.
 
         ``after`` is who owes a decision now; a seat whose decision fell due with this commit
         (its decision id is the new version) gets its bot job, deadline and notice. A seat
-        whose decision stands from before already has them.
+        whose decision stands from before already has them. ``bots_queued``: the commit
+        itself queued the bot jobs (``Jobs.bots_in_commit``).
 
         The commit stands whatever happens here, and a client that retries the move is
         answered from its stored answer without coming here again; so a Redis that fails
@@ -136,7 +160,7 @@ class FollowUp:
         """
         for pause in FOLLOW_UP_PAUSES:
             try:
-                self._after_commit(record, after, actor)
+                self._after_commit(record, after, actor, bots_queued)
                 return
             except REDIS_FAILURES as exc:
                 log.warning(
@@ -147,16 +171,20 @@ class FollowUp:
                     pause,
                 )
                 time.sleep(pause)
-        self._after_commit(record, after, actor)
+        self._after_commit(record, after, actor, bots_queued)
 
     def _after_commit(
-        self, record: GameRecord, after: Mapping[int, Prompt], actor: int | None
+        self,
+        record: GameRecord,
+        after: Mapping[int, Prompt],
+        actor: int | None,
+        bots_queued: bool,
     ) -> None:
         if actor is None and record.status is GameStatus.ACTIVE:
             self._tell_accounts(record, lambda seat: {"type": "game_started", "game": record.game})
         newly_due = [s for s in sorted(after) if record.decision(s) == record.version]
-        bot_seats = [s for s in newly_due if record.seats[s].kind == "bot"]
-        if bot_seats and record.status is GameStatus.ACTIVE:
+        bot_seats = self.bot_seats(record, after)
+        if bot_seats and not bots_queued:
             self.jobs.bots(record.id, record.version, bot_seats)
         for seat in newly_due:
             info = record.seats[seat]

@@ -28,6 +28,7 @@ from service.announce import (
     visible,
 )
 from service.briefing import Briefing, Detail
+from service.decoded import DecodedStates
 from service.errors import (
     Contention,
     GameNotFound,
@@ -121,6 +122,7 @@ class GameService:
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
         self.briefing = Briefing(store)
+        self.states = DecodedStates()
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -198,10 +200,11 @@ class GameService:
         """The caller's view of the game, as every endpoint returns it (``state``: the
         record's state already decoded)."""
         game = get_game(record.game)
+        keep = state is None
         if state is None:
-            state = game.load_state(record.state)
+            state = self._decoded(game, record)
         to_act = game.to_act(state) if record.status is GameStatus.ACTIVE else {}
-        return {
+        observed = {
             "game_id": record.id,
             "game": record.game,
             "version": record.version,
@@ -211,13 +214,22 @@ class GameService:
             "to_act": prompts_json(record, to_act),
             "result": record.result,
         }
+        if keep:
+            self.states.keep(record, state)
+        return observed
+
+    def _decoded(self, game: Game, record: GameRecord) -> Any:
+        """``record``'s state decoded: the one this process holds for it (see
+        ``service.decoded``), else decoded now; the caller's own until it keeps it again."""
+        state = self.states.take(record)
+        return state if state is not None else game.load_state(record.state)
 
     def legal_actions(self, record: GameRecord, seat: int) -> dict[str, Any]:
         """The seat's legal actions now, each with its sentence (empty when it owes nothing)."""
         game = get_game(record.game)
-        state = game.load_state(record.state)
+        state = self._decoded(game, record)
         owes = record.status is GameStatus.ACTIVE and seat in game.to_act(state)
-        return {
+        legal = {
             "game_id": record.id,
             "game": record.game,
             "version": record.version,
@@ -226,6 +238,8 @@ class GameService:
             "decision": record.decision(seat) if owes else None,
             "actions": described_actions(game, state, seat) if owes else [],
         }
+        self.states.keep(record, state)
+        return legal
 
     def log(
         self, record: GameRecord, caller: Caller, after: int = -1, limit: int = 500
@@ -524,8 +538,11 @@ class GameService:
 
     # --- acting --------------------------------------------------------------------------
     def act(self, game_id: str, move: MoveRequest, **options: Any) -> dict[str, Any]:
-        """The answer of ``move`` (see :meth:`play`, which takes the same ``options``)."""
-        answer: dict[str, Any] = self.play(game_id, move, **options)[0]
+        """The answer of ``move`` (see :meth:`play`, which takes the same ``options``). The
+        state the move left is kept for the game's next request (``service.decoded``)."""
+        answer, decided = self.play(game_id, move, **options)
+        if decided is not None:
+            self.states.keep(decided.record, decided.state)
         return answer
 
     def play(
@@ -585,10 +602,15 @@ class GameService:
             # An answer kept for retries is written with the move; any other is made once
             # the move is committed and followed up, so a bot's job is enqueued sooner.
             answer = self._answer(decided, seat, move) if idem_key else None
-            writes = self._writes(decided, seat, move, answer, idem_key)
+            after = dict(decided.after)
+            if skip_bot_seat is not None:
+                after.pop(skip_bot_seat, None)
+            bots = self.follow_up.bot_seats(decided.record, after)
+            queued: list[bool] = []
+            writes = self._writes(decided, seat, move, answer, idem_key, bots, queued)
             committed = self.store.commit_if(game_id, read_at, writes, idem_key)
             if committed.status == "done":
-                self._follow(decided, seat, skip_bot_seat)
+                self._follow(decided, seat, after, bots_queued=any(queued))
                 return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
@@ -608,7 +630,7 @@ class GameService:
         self._check_active(record)
         game = get_game(record.game)
         if state is None:
-            state = game.load_state(record.state)
+            state = self._decoded(game, record)
         before = game.to_act(state)
         self._check_if_match(record, game, state, seat, before, move.if_match)
         try:
@@ -642,9 +664,13 @@ class GameService:
         move: MoveRequest,
         answer: dict[str, Any] | None,
         idem_key: str | None,
+        bots: list[int],
+        queued: list[bool],
     ) -> Callable[[Pipeline], None]:
         """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
-        the events and the answer under its idempotency key."""
+        the events, the answer under its idempotency key and, when they can ride the commit,
+        the jobs of the ``bots`` seats that newly owe a decision (``queued`` gets whether
+        they did)."""
         game_id = decided.record.id
 
         def writes(p: Pipeline) -> None:
@@ -658,15 +684,18 @@ class GameService:
             if idem_key and answer is not None:
                 ttl = move.answer_ttl or self.idempotency_ttl
                 self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
+            if bots:
+                queued[:] = [self.jobs.bots_in_commit(p, game_id, decided.record.version, bots)]
 
         return writes
 
-    def _follow(self, decided: Move, seat: int, skip_bot_seat: int | None) -> None:
-        """What follows a committed move: bot jobs, deadlines, feeds, and the end of the game."""
-        after = dict(decided.after)
-        if skip_bot_seat is not None:
-            after.pop(skip_bot_seat, None)
-        self.follow_up.after_commit(decided.record, after, actor=seat)
+    def _follow(
+        self, decided: Move, seat: int, after: Mapping[int, Prompt], bots_queued: bool
+    ) -> None:
+        """What follows a committed move: bot jobs (unless the commit ``bots_queued`` them),
+        deadlines, feeds, and the end of the game. ``after``: who owes a decision now, less
+        a bot seat whose job plays on by itself."""
+        self.follow_up.after_commit(decided.record, after, actor=seat, bots_queued=bots_queued)
         if decided.record.status is GameStatus.OVER:
             self.ended(decided.record)
 

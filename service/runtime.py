@@ -61,32 +61,58 @@ class RqJobs:
     """The game service's background work as rq jobs (see ``service.jobs``).
 
     Each bot job's id is kept beside its job, on the queue's Redis (``Keys.bot_job``), so
-    the sweep can tell a pending job from a lost one. Jobs are enqueued after the game's
-    commit, never inside it (the queue may be another Redis): a crash between the two
-    leaves a bot seat owing with no job, which the sweep repairs.
+    the sweep can tell a pending job from a lost one.
+
+    When the queue is on the game's own Redis (``rides_commits``: no ``DICEHALL_QUEUE_URL``
+    of its own, not a cluster), a move's bot jobs ride the move's commit
+    (:meth:`bots_in_commit`): the guarded script that writes the move also pushes the jobs,
+    atomically, so the bot's worker has its job the moment the move stands, one round trip
+    sooner, and no crash can come between the two. Otherwise (the queue on another Redis)
+    jobs are enqueued after the commit: a crash between the two leaves a bot seat owing with
+    no job, which the sweep repairs.
     """
 
-    def __init__(self, queue: Queue, keys: Keys | None = None) -> None:
+    def __init__(self, queue: Queue, keys: Keys | None = None, rides_commits: bool = False) -> None:
         self.queue = queue
         self.keys = keys
+        self.rides_commits = rides_commits
 
     def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
         """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited).
         The jobs and their markers go to Redis in one pipeline (one round trip)."""
         with self.queue.connection.pipeline() as pipe:
-            for seat in seats:
-                job = enqueue(
-                    self.queue,
-                    "service.jobs.play_bot",
-                    game_id,
-                    seat,
-                    version,
-                    at_front=at_front,
-                    pipeline=pipe,
-                )
-                if self.keys is not None:
-                    pipe.set(self.keys.bot_job(game_id, seat), job.id, ex=JOB_MARKER_TTL)
+            self._queue_bots(pipe, game_id, version, seats, at_front)
             pipe.execute()
+
+    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> bool:
+        """Queue the jobs on ``pipe``, a commit's writes, if they can ride it (see the class);
+        whether they did."""
+        if not self.rides_commits:
+            return False
+        # rq opens a transaction (MULTI) on the pipeline it is given: it gets one of its own,
+        # never sent, whose commands are then queued on the commit's
+        scratch = self.queue.connection.pipeline(transaction=False)
+        self._queue_bots(scratch, game_id, version, seats, at_front=False)
+        for args, options in scratch.command_stack:
+            pipe.execute_command(*args, **options)
+        scratch.reset()
+        return True
+
+    def _queue_bots(
+        self, pipe: Any, game_id: str, version: int, seats: list[int], at_front: bool
+    ) -> None:
+        for seat in seats:
+            job = enqueue(
+                self.queue,
+                "service.jobs.play_bot",
+                game_id,
+                seat,
+                version,
+                at_front=at_front,
+                pipeline=pipe,
+            )
+            if self.keys is not None:
+                pipe.set(self.keys.bot_job(game_id, seat), job.id, ex=JOB_MARKER_TTL)
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
         """Nothing to schedule: the sweep that every worker runs plays a fallback within a
@@ -130,6 +156,11 @@ def stores(settings: Settings) -> tuple[GameStore, AccountStore]:
 
 def game_service(settings: Settings) -> GameService:
     store, accounts = stores(settings)
-    return GameService(
-        store, accounts, RqJobs(queue_for(settings), store.keys), settings.idempotency_ttl
-    )
+    jobs = RqJobs(queue_for(settings), store.keys, rides_commits=queue_shares_store(settings))
+    return GameService(store, accounts, jobs, settings.idempotency_ttl)
+
+
+def queue_shares_store(settings: Settings) -> bool:
+    """Whether rq's queue is on the game store's own Redis (one server, or one Sentinel
+    service), so a commit can push bot jobs with the move (``RqJobs.bots_in_commit``)."""
+    return connections.queue_url(settings) == settings.redis_url

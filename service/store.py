@@ -601,7 +601,9 @@ class GameStore:
         """Run ``writes`` (queued on a pipeline, as for :meth:`transact`) atomically, in one
         round trip, if the game is still at ``version`` and the idempotency key
         ``answered`` (if given) holds no answer yet: a script checks both, then runs the
-        writes (every key they touch is the game's, so one hash slot). With
+        writes (every key they touch is the game's, so one hash slot, except the rq keys of
+        bot jobs that ride a commit, which only a single Redis or a Sentinel's primary
+        holding the queue too lets them do: ``service.runtime.RqJobs``). With
         ``replicas.count`` > 0 a ``WAIT`` rides in the same round trip; fewer replicas
         raise :class:`NotReplicated` (the write stands)."""
         game_key = self.key_for(game_id, "game")

@@ -13,7 +13,8 @@ over (``GameStore.live``, a sharded index). A pass needs nothing but Redis:
   queue, or runs on a worker whose heartbeat is fresh. A job carries the version it was made
   for, so one made twice plays once; after ``MAX_REPLAYS`` jobs for one decision the sweep
   gives up on it (the game shows as stalled). This covers a job lost with a killed worker, a
-  follow-up lost between a commit and its enqueue (a killed API process), and a job that
+  follow-up lost between a commit and its enqueue (a killed API process; only with the queue
+  on a Redis of its own, since on the game's Redis the commit writes the job), and a job that
   failed for good in a Redis outage.
 - a game found over leaves the index; if it belongs to a tournament, the tournament gets a
   tick (the one that followed the game's last move may have been lost).

@@ -132,14 +132,12 @@ def test_a_move_takes_at_most_three_round_trips_and_a_read_one(api, private_redi
         assert calls.get("incrby") == 1 and "watch" not in calls, calls
 
 
-def test_a_move_that_makes_a_bot_seat_due_stays_within_three(api, private_redis):
-    # A game of bots (no worker plays them) enqueues a job first: the rq client's first
-    # connection (HELLO, CLIENT SETINFO) and its one INFO are not a move's cost.
-    start(api, "kingdice", [{"kind": "bot"}, {"kind": "bot"}])
+def bot_due_move(api, private_redis) -> tuple[str, int, dict[str, int]]:
+    """Play the human seat of a King of the Dice game against a bot until the bot owes;
+    the game, and the round trips and commands of the move that made it owe."""
     game_id, tokens = start(api, "kingdice", [{"kind": "human"}, {"kind": "bot"}])
     counted = Counted(private_redis)
-    seat = owing(api, game_id)
-    assert seat == 0, "the human seat opens this seed's game"
+    assert owing(api, game_id) == 0, "the human seat opens this seed's game"
     url = f"/v1/games/{game_id}"
     while owing(api, game_id) == 0:
         legal = api.get(f"{url}/legal-actions", headers=auth(tokens[0])).get_json()
@@ -150,10 +148,51 @@ def test_a_move_that_makes_a_bot_seat_due_stays_within_three(api, private_redis)
         )
         assert moved.status_code == 200, moved.get_json()
         assert trips <= MOVE_BUDGET, f"{trips} round trips {calls}"
+    return game_id, trips, calls
+
+
+def warm_rq(api) -> None:
+    """A game of bots (no worker plays them) enqueues a job first: the rq client's first
+    connection (HELLO, CLIENT SETINFO) and its one INFO are not a move's cost."""
+    start(api, "kingdice", [{"kind": "bot"}, {"kind": "bot"}])
+
+
+def test_a_move_that_makes_a_bot_seat_due_pushes_its_job_in_the_commit(api, private_redis):
+    # The queue is on the game's Redis: the job rides the guarded commit's script, so the
+    # move costs its read and its commit, two round trips, and the job is queued atomically
+    # with the move (no crash can come between them).
+    warm_rq(api)
+    game_id, trips, calls = bot_due_move(api, private_redis)
+    assert trips <= 2, f"the job rides the commit: {trips} round trips {calls}"
+    assert calls.get("evalsha") == 1 and "multi" not in calls, calls
     job_id = private_redis.get(f"dh:{{{game_id}}}:botjob:1")
     assert job_id is not None, f"the last move enqueued the bot's job: {calls}"
     queue = "rq:queue:" + os.environ.get("DICEHALL_QUEUE", "dicehall")
     assert job_id in private_redis.lrange(queue, 0, -1)
+    status, enqueued_at = private_redis.hmget(f"rq:job:{job_id}", ["status", "enqueued_at"])
+    assert status == "queued" and enqueued_at, (status, enqueued_at)
+
+
+def test_with_the_queue_on_another_redis_the_job_follows_the_commit(private_redis, monkeypatch):
+    # DICEHALL_QUEUE_URL names another Redis (here another database): a script on the
+    # game's Redis cannot push to it, so the follow-up enqueues after the commit, one more
+    # round trip, within the budget.
+    from service.app import create_app
+    from service.config import Settings
+
+    monkeypatch.delenv("DICEHALL_RATE_LIMIT", raising=False)
+    url = private_redis.connection_pool.connection_kwargs
+    base = f"redis://{url['host']}:{url['port']}"
+    settings = Settings(redis_url=f"{base}/0", queue_url=f"{base}/1")
+    api = create_app({"TESTING": True, "DICEHALL": settings}).test_client()
+    warm_rq(api)
+    game_id, trips, calls = bot_due_move(api, private_redis)
+    assert trips == MOVE_BUDGET, f"{trips} round trips {calls}"
+    queue_redis = redis.Redis(url["host"], url["port"], db=1, decode_responses=True)
+    job_id = queue_redis.get(f"dh:{{{game_id}}}:botjob:1")
+    assert job_id is not None and private_redis.get(f"dh:{{{game_id}}}:botjob:1") is None
+    queue = "rq:queue:" + os.environ.get("DICEHALL_QUEUE", "dicehall")
+    assert job_id in queue_redis.lrange(queue, 0, -1)
 
 
 def test_a_bot_job_reads_its_game_once_for_a_turn_of_several_steps(api, private_redis, monkeypatch):
@@ -182,3 +221,26 @@ def test_a_bot_job_reads_its_game_once_for_a_turn_of_several_steps(api, private_
     assert outcome.startswith("done after") and steps >= 2, outcome
     assert calls.get("hmget") == 1, f"{steps} steps: {calls}"
     assert calls.get("evalsha") == steps, calls
+
+
+def test_the_workers_heartbeat_takes_one_round_trip(private_redis):
+    # rq sends its heartbeat (last_heartbeat, the TTLs of the worker's key and its
+    # executions' key) unpipelined, three round trips, before and after every dequeue and
+    # after every job; the service's worker sends the same commands in one.
+    from rq import Queue
+
+    from service.worker import DicehallWorker
+
+    url = private_redis.connection_pool.connection_kwargs
+    raw = redis.Redis(url["host"], url["port"])
+    worker = DicehallWorker([Queue("heartbeat-test", connection=raw)], connection=raw)
+    worker.register_birth()
+    try:
+        private_redis.persist(worker.key)
+        _, trips, calls = Counted(private_redis).during(worker.heartbeat)
+        assert trips == 1, f"{trips} round trips {calls}"
+        assert calls == {"hset": 1, "expire": 2}, calls
+        assert private_redis.hget(worker.key, "last_heartbeat")
+        assert 0 < private_redis.ttl(worker.key) <= worker.worker_ttl + 60
+    finally:
+        worker.register_death()

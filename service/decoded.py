@@ -1,0 +1,59 @@
+"""The decoded game states a process holds, so the requests of one move decode it once.
+
+A move is a ``GET legal-actions`` and a ``POST actions`` on the same state, and the ``POST``
+leaves the next one behind; each request reads the game's record (the version check of the
+commit needs that read anyway), and used to turn its state into the engine's objects again
+(``Game.load_state``). :class:`DecodedStates` keeps, per game, the last state object this
+process decoded or committed, with the version and the stored state data it stands for. A
+request reuses it only when the record it has just read has the same version *and* the same
+state data (equal JSON), so what it reuses is exactly what decoding would give, even if the
+store lost a write and another state took the same version; the record read stays the
+authority and the commit's version check stays the guard.
+
+An entry is taken out while a request uses it (the move path changes its state in place),
+and put back after, so no two requests ever share one object, under gevent or threads.
+Bounded: the ``size`` games used last.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from service.store import GameRecord
+
+SIZE = 256
+"""Games a process keeps a decoded state for (the ones used last)."""
+
+
+class DecodedStates:
+    """A bounded, per-process store of decoded states by game (see the module)."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[int, dict[str, Any], Any]] = OrderedDict()
+
+    def take(self, record: GameRecord) -> Any | None:
+        """The decoded state of ``record`` (now the caller's own, to change at will), or None
+        when this process holds none that matches its version and state data."""
+        entry = self._entries.pop(record.id, None)
+        if entry is None:
+            return None
+        version, data, state = entry
+        if version != record.version or data != record.state:
+            return None
+        return state
+
+    def keep(self, record: GameRecord, state: Any) -> None:
+        """Hold ``state``, the decoded ``record.state``, for the next request on the game.
+        The caller hands it over: it must not change it afterwards."""
+        self._entries[record.id] = (record.version, record.state, state)
+        self._entries.move_to_end(record.id)
+        while len(self._entries) > self.size:
+            try:
+                self._entries.popitem(last=False)
+            except KeyError:  # emptied meanwhile by another thread
+                break
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -1,0 +1,96 @@
+"""A process reuses a decoded game state only for the very state it stands for
+(``service.decoded``): same game, same version, same stored data; one request at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.games import get_game
+from service.context import service_of
+from service.decoded import DecodedStates
+from service.store import GameRecord, GameStatus
+from tests.service.test_api_basics import auth, join_all
+
+
+def record(game_id: str, version: int, state: dict[str, Any]) -> GameRecord:
+    return GameRecord(
+        id=game_id,
+        game="kingdice",
+        seats=[],
+        options={},
+        seed="s",
+        commitment="c",
+        creator_digest="d",
+        created_at=0.0,
+        status=GameStatus.ACTIVE,
+        version=version,
+        state=state,
+    )
+
+
+def test_a_kept_state_is_reused_once_for_the_same_version_and_data():
+    states = DecodedStates()
+    decoded = object()
+    states.keep(record("g", 3, {"x": [1, 2]}), decoded)
+    assert states.take(record("g", 3, {"x": [1, 2]})) is decoded
+    assert states.take(record("g", 3, {"x": [1, 2]})) is None, "taken out while in use"
+
+
+def test_a_kept_state_is_not_used_for_another_version():
+    states = DecodedStates()
+    states.keep(record("g", 3, {"x": 1}), object())
+    assert states.take(record("g", 4, {"x": 1})) is None
+    assert len(states) == 0, "a stale entry is dropped"
+
+
+def test_a_kept_state_is_not_used_for_other_data_at_the_same_version():
+    # The store lost a write and another move took the same version: the data differ, so
+    # the state this process committed is not the game's any more.
+    states = DecodedStates()
+    states.keep(record("g", 3, {"x": 1}), object())
+    assert states.take(record("g", 3, {"x": 2})) is None
+
+
+def test_the_states_held_are_bounded():
+    states = DecodedStates(size=3)
+    for n in range(10):
+        states.keep(record(f"g{n}", 1, {}), object())
+    assert len(states) == 3
+    assert states.take(record("g9", 1, {})) is not None
+    assert states.take(record("g0", 1, {})) is None, "the games used last are kept"
+
+
+def test_a_move_keeps_the_state_it_left_and_the_next_request_uses_it(client):
+    # King of the Dice, two humans: the POST keeps the state it committed; the next read of
+    # legal actions takes it (and keeps it again) instead of decoding, with the same answer
+    # as a decoded state gives.
+    created = client.post(
+        "/v1/games",
+        json={
+            "game": "kingdice",
+            "seats": [{"kind": "human"}] * 2,
+            "seed": "decoded",
+            "visibility": "public",
+        },
+    ).get_json()
+    game_id, tokens = created["id"], join_all(client, created)
+    service = service_of(client.application)
+    seat = int(min(client.get(f"/v1/games/{game_id}").get_json()["to_act"]))
+    legal = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
+    action = legal.get_json()["actions"][0]["action"]
+    moved = client.post(
+        f"/v1/games/{game_id}/actions", json={"action": action}, headers=auth(tokens[seat])
+    )
+    assert moved.status_code == 200, moved.get_json()
+    stored = service.store.load(game_id)
+    held = service.states.take(stored)
+    assert held is not None, "the move kept the state it committed"
+    game = get_game("kingdice")
+    assert game.dump_state(held) == stored.state
+    service.states.keep(stored, held)
+    seat = int(min(moved.get_json()["to_act"]))
+    again = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
+    service.states.take(stored)  # the next read decodes
+    fresh = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
+    assert again.status_code == 200 and again.get_json() == fresh.get_json()
+    assert again.get_json()["version"] == stored.version
