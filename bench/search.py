@@ -7,6 +7,7 @@
     python bench/search.py tournament --game kingdice --seats 2 --rounds 40 [--iterations 48]
     python bench/search.py tournaments [--only burgundy,kingdice] [--seat-counts 2,3,4]
         [--rounds 10] [--max-rounds 400] [--cpu-minutes 20] [--iterations N] [--json FILE]
+    ... tournament(s) [--jobs 2] [--games-log FILE]
 
 ``speed``: steps per second per game on the checked path (``apply`` with verifiable ``Dice``,
 what the service does), on the fast path (``perform`` with ``FastDice``, what search does)
@@ -26,6 +27,14 @@ least ``--rounds`` deals each, then more while search > heuristic > random is no
 separated and the tournament's share of ``--cpu-minutes`` (and of ``--wall-minutes``, on a
 busy machine) is not spent; the search plays
 :data:`TOURNAMENT_ITERATIONS` simulations a decision (reproducible) unless told.
+
+``--jobs N`` plays N games of a tournament at once in worker processes; their results are
+still rated in schedule order, so the figures are those of one process. ``--games-log
+FILE`` appends every game (seating, ranks, decision times, CPU) and reads back the games
+of the same tournament (game, seats, iterations) already in it instead of playing them: a
+run stopped by its budget or by Ctrl-C resumes where it stopped, and a fixed-length
+tournament too long for one sitting is played over several (the log is only valid for the
+bots' code that wrote it). The CPU budget counts the games' CPU in whichever process.
 """
 
 from __future__ import annotations
@@ -288,6 +297,110 @@ class TimedBot(Bot):
         return action
 
 
+GameResult = tuple[list[int], list[int], list[list[float]], float]
+"""One tournament game: its seating (entrant per seat), ranks, each seat's decision CPU
+times and the game's CPU seconds."""
+
+
+def play_game(job: tuple[str, int, list[str], list[int], str, int]) -> GameResult:
+    """Play one tournament game (``job``: game, search iterations, entrant names, seating,
+    deal seed, bot seed); a function of its arguments alone, so it runs in any process."""
+    name, iterations, names, seating, seed, bot_seed = job
+    game = get_game(name)
+    times: list[list[float]] = [[] for _ in seating]
+    bots: list[Bot] = []
+    for seat, p in enumerate(seating):
+        kind = names[p].split("-")[0]
+        made = (
+            game.bots["search"](iterations=iterations)  # type: ignore[call-arg]
+            if kind == "search"
+            else game.bots[kind]()
+        )
+        bots.append(TimedBot(made, times[seat]))
+    start = time.process_time()
+    ranks = play(game, bots, seed, {}, bot_seed=bot_seed).result.ranks
+    return seating, list(ranks), times, time.process_time() - start
+
+
+class GameSource:
+    """A tournament's games in schedule order: read back from a games log where it has
+    them (the games are seeded and the search runs on an iteration budget, so a logged
+    game is the game that would be played), else played, by ``jobs`` processes at once
+    (results still taken in order) and appended to the log."""
+
+    def __init__(
+        self,
+        run: RatedRun,
+        plan: list[tuple[list[int], str]],
+        jobs: int = 1,
+        log: str | None = None,
+    ) -> None:
+        self.run, self.plan, self.jobs, self.log = run, plan, jobs, log
+        self.logged: dict[int, GameResult] = {}
+        if log and os.path.exists(log):
+            with open(log) as lines:
+                for line in lines:
+                    row = json.loads(line)
+                    if row["tournament"] == run.key():
+                        self.logged[row["index"]] = (
+                            row["seating"],
+                            row["ranks"],
+                            row["times"],
+                            row["cpu"],
+                        )
+        self.index = 0
+        self.cpu = 0.0
+        """CPU seconds of the games played here (not read back), in whichever process."""
+        self.pool: Any = None
+        self.pending: Any = None
+
+    def jobs_from(self, start: int) -> list[tuple[str, int, list[str], list[int], str, int]]:
+        """The games still to play from ``start`` on, up to the first one logged."""
+        stop = start
+        while stop < len(self.plan) and stop not in self.logged:
+            stop += 1
+        run = self.run
+        return [
+            (run.game.name, run.iterations, run.names, self.plan[i][0], self.plan[i][1], i)
+            for i in range(start, stop)
+        ]
+
+    def next(self) -> GameResult:
+        """The next game of the schedule."""
+        i = self.index
+        self.index += 1
+        if i in self.logged:
+            return self.logged[i]
+        if self.jobs <= 1:
+            found = play_game(self.jobs_from(i)[0])
+        else:
+            if self.pending is None:
+                import multiprocessing
+
+                self.pool = self.pool or multiprocessing.get_context("spawn").Pool(self.jobs)
+                self.pending = self.pool.imap(play_game, self.jobs_from(i))
+            try:
+                found = next(self.pending)
+            except StopIteration:  # pragma: no cover - the plan and the jobs agree
+                raise RuntimeError("the schedule ran out") from None
+            if self.index in self.logged or self.index >= len(self.plan):
+                self.pending = None
+        self.cpu += found[3]
+        if self.log:
+            with open(self.log, "a") as out:
+                seating, ranks, times, cpu = found
+                row = {"tournament": self.run.key(), "index": i, "seating": seating}
+                out.write(json.dumps(row | {"ranks": ranks, "times": times, "cpu": cpu}) + "\n")
+        return found
+
+    def close(self) -> None:
+        """Stop the worker processes (games they were playing ahead are dropped)."""
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+
 class RatedRun:
     """A mirrored tournament played in-process and rated as the service rates it:
     openskill Plackett-Luce over the games in schedule order, without drift as for any
@@ -325,26 +438,21 @@ class RatedRun:
             created_at=0.0,
         )
 
-    def bot(self, p: int) -> Bot:
-        kind = self.names[p].split("-")[0]
-        made = (
-            self.game.bots["search"](iterations=self.iterations)  # type: ignore[call-arg]
-            if kind == "search"
-            else self.game.bots[kind]()
-        )
-        return TimedBot(made, self.times[p])
+    def key(self) -> str:
+        """What a games log's lines of this tournament are filed under."""
+        return f"{self.game.name}/{self.seats}/{self.iterations}"
 
-    def play_round(self, plan: list[tuple[list[int], str]]) -> None:
-        """Play the next deal (every rotation of its seats) and rate its games in order."""
+    def play_round(self, games: GameSource) -> None:
+        """Take the next deal's games (every rotation of its seats) and rate them in order."""
         deal: list[float] = []
-        for seating, seed in plan[self.games : self.games + self.seats]:
-            bots = [self.bot(p) for p in seating]
-            ranks = play(self.game, bots, seed, {}, bot_seed=self.games).result.ranks
+        for _ in range(self.seats):
+            seating, ranks, times, _ = games.next()
             self.games += 1
             self.ratings.rate(seating, ranks)
             for seat, p in enumerate(seating):
                 self.played[p] += 1
                 self.wins[p] += ranks[seat] == 1
+                self.times[p].extend(times[seat])
             if 0 in seating and 1 in seating:
                 mine, theirs = ranks[seating.index(0)], ranks[seating.index(1)]
                 deal.append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
@@ -434,12 +542,15 @@ def tournament(console: Console, args: argparse.Namespace) -> None:
     """One game, one seat count, ``--rounds`` deals."""
     game = get_game(args.game)
     run = RatedRun(game, args.seats, args.iterations or TOURNAMENT_ITERATIONS[game.name])
-    plan = run.plan(args.rounds)
-    with Progress(console=console) as progress:
-        task = progress.add_task(f"{args.game} {args.seats} seats", total=len(plan))
-        for _ in range(args.rounds):
-            run.play_round(plan)
-            progress.update(task, completed=run.games)
+    games = GameSource(run, run.plan(args.rounds), args.jobs, args.games_log)
+    try:
+        with Progress(console=console) as progress:
+            task = progress.add_task(f"{args.game} {args.seats} seats", total=len(games.plan))
+            for _ in range(args.rounds):
+                run.play_round(games)
+                progress.update(task, completed=run.games)
+    finally:
+        games.close()
     figures = run.figures()
     console.print(tournament_table(figures))
     console.print(separation_line(figures))
@@ -472,23 +583,23 @@ def tournaments(console: Console, args: argparse.Namespace) -> None:
             else:
                 todo.append((game, seats))
     budget, wall = args.cpu_minutes * 60, args.wall_minutes * 60
-    began, clock = time.process_time(), time.monotonic()
+    used, clock = 0.0, time.monotonic()  # CPU seconds of the games played, in any process
     done: list[dict[str, Any]] = []
     with Progress(console=console) as progress:
         overall = progress.add_task("CPU budget (s)", total=budget)
         for n, (game, seats) in enumerate(todo):
-            share = (budget - (time.process_time() - began)) / (len(todo) - n)
+            share = (budget - used) / (len(todo) - n)
             wall_share = (wall - (time.monotonic() - clock)) / (len(todo) - n)
             run = RatedRun(game, seats, args.iterations or TOURNAMENT_ITERATIONS[game.name])
-            plan = run.plan(args.max_rounds)
+            games = GameSource(run, run.plan(args.max_rounds), args.jobs, args.games_log)
             task = progress.add_task(f"{game.name} {seats} seats (deals)", total=args.rounds)
-            start, started = time.process_time(), time.monotonic()
+            started = time.monotonic()
             try:
-                while run.games < len(plan):
-                    run.play_round(plan)
-                    spent = time.process_time() - start
+                while run.games < len(games.plan):
+                    run.play_round(games)
+                    spent = games.cpu
                     progress.update(task, completed=run.games // seats)
-                    progress.update(overall, completed=time.process_time() - began)
+                    progress.update(overall, completed=used + spent)
                     late = time.monotonic() - started > wall_share
                     if run.games // seats >= args.rounds and (
                         all(run.separated()) or spent > share or late
@@ -498,9 +609,12 @@ def tournaments(console: Console, args: argparse.Namespace) -> None:
                 stopped = True
             else:
                 stopped = False
+            finally:
+                games.close()
+            used += games.cpu
             progress.remove_task(task)
             if run.games:
-                figures = run.figures() | {"cpu_seconds": time.process_time() - start}
+                figures = run.figures() | {"cpu_seconds": games.cpu, "jobs": args.jobs}
                 done.append(figures | {"interrupted": stopped})
                 console.print(tournament_table(figures))
                 console.print(separation_line(figures) + (" (interrupted)" if stopped else ""))
@@ -511,7 +625,7 @@ def tournaments(console: Console, args: argparse.Namespace) -> None:
                 break
     summary_of_tournaments(console, done)
     machine["load_after"] = os.getloadavg()
-    console.print(f"CPU {(time.process_time() - began) / 60:.1f} min; " + machine_line(machine))
+    console.print(f"CPU {used / 60:.1f} min (games); " + machine_line(machine))
 
 
 def summary_of_tournaments(console: Console, done: list[dict[str, Any]]) -> None:
@@ -564,6 +678,14 @@ def main(argv: Sequence[str] | None = None) -> Any:
         "--wall-minutes", type=float, default=60.0, help="tournaments: wall-clock budget"
     )
     parser.add_argument("--json", help="tournaments: append each one's figures (JSON lines)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="tournament(s): games played at once (processes)"
+    )
+    parser.add_argument(
+        "--games-log",
+        help="tournament(s): every game's result (JSON lines); games already in it are read"
+        " back instead of played, so a stopped run resumes and runs of one schedule add up",
+    )
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "speed":

@@ -1,0 +1,59 @@
+"""bench/search.py's tournaments: parallel games and the games log give the one-process figures.
+
+A tiny King of the Dice tournament (2 seats, 2 deals, 4 simulations a decision) played in one
+process, then by two worker processes writing a games log, then read back from that log
+alone: the three reports must agree game for game (ratings, wins, the head-to-head share and
+the decision times), since the games are seeded and the search runs on an iteration budget.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ("tournaments", "--only", "kingdice", "--seat-counts", "2", "--rounds", "2")
+TINY_TOO = ("--max-rounds", "2", "--iterations", "4")
+
+
+def tournament(tmp_path: Path, name: str, *args: str) -> dict[str, Any]:
+    """Run the tiny tournament with ``args``; its one figures line."""
+    out = tmp_path / f"{name}.json"
+    script = str(ROOT / "bench" / "search.py")
+    done = subprocess.run(
+        [sys.executable, script, *TINY, *TINY_TOO, *args, "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    [figures] = [json.loads(line) for line in out.read_text().splitlines()]
+    return figures
+
+
+def outcome(figures: dict[str, Any]) -> list[Any]:
+    rows = [
+        [row["bot"], row["mu"], row["sigma"], row["games"], row["wins"], row["decision_ms_p95"]]
+        for row in figures["rows"]
+    ]
+    return [figures["games"], figures["head_to_head"], rows]
+
+
+def test_parallel_games_and_the_games_log_give_the_one_process_figures(tmp_path):
+    log = tmp_path / "games.jsonl"
+    alone = tournament(tmp_path, "alone")
+    parallel = tournament(tmp_path, "parallel", "--jobs", "2", "--games-log", str(log))
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["index"] for line in lines] == [0, 1, 2, 3]
+    assert {line["tournament"] for line in lines} == {"kingdice/2/4"}
+    replayed = tournament(tmp_path, "replayed", "--games-log", str(log))
+    assert len(log.read_text().splitlines()) == 4, "a logged game is read back, not replayed"
+    # the decision times are CPU times: the same only where they were read back
+    assert outcome(parallel) == outcome(replayed)
+    assert outcome(alone)[:2] == outcome(parallel)[:2]
+    assert [row[:5] for row in outcome(alone)[2]] == [row[:5] for row in outcome(parallel)[2]]
+    assert replayed["cpu_seconds"] == 0 < parallel["cpu_seconds"]
