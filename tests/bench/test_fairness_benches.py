@@ -124,9 +124,12 @@ def test_diceland_race_predicts_shares_and_climbs_a_map(tmp_path):
         "2",
         "--save",
         str(save),
+        "--mixed",
+        "1",
     )
     assert re.search(r"^edition \d random \(2 races a map, 8 times\): A 0\.\d{3} ", out, re.M), out
     assert re.search(r"heads-up: \d+ of 28 pairs within 45-55 %", out), out
+    assert re.search(r"^edition \d mixed heuristic \(1 races a map, 1 times\): A ", out, re.M)
     assert re.search(r"^  D step 1: \('(treasure|hex)', ", out, re.M), out
     assert "D" in json.loads(save.read_text())
 
