@@ -408,49 +408,41 @@ def climb(
     return chosen
 
 
+PerMap = dict[str, dict[str, Runs]]
+"""Races per bot, then per map."""
+
+
 def report(
-    console: Console,
-    title: str,
-    runs: dict[str, dict[str, list[list[float]]]],
-    names: Sequence[str],
-) -> dict[str, dict[str, float]]:
-    """Print (and return) each map's predicted four-seat share per bot from its races."""
-    shares: dict[str, dict[str, float]] = {}
+    console: Console, title: str, runs: PerMap, names: Sequence[str], heads_up: bool = False
+) -> dict[str, dict[Any, float]]:
+    """Print (and return) per bot each map's predicted four-seat share from its races or,
+    with ``heads_up`` (two-seat races), every pair's heads-up rate."""
+    out: dict[str, dict[Any, float]] = {}
     for bot, per_map in runs.items():
-        dists = {m: Distribution(flat(per_map[m])) for m in names}
-        shares[bot] = {
-            m: four_seat_share(flat(per_map[m]), [dists[o] for o in names if o != m]) for m in names
-        }
-        games = len(next(iter(per_map.values())))
+        times = {m: flat(per_map[m]) for m in names}
+        dists = {m: Distribution(t) for m, t in times.items()}
+        if heads_up:
+            rates = {
+                (a, b): heads_up_rate(times[a], dists[b])
+                for a, b in itertools.combinations(names, 2)
+            }
+            inside = sum(1 for r in rates.values() if abs(r - 0.5) <= 0.05)
+            worst = sorted(rates.items(), key=lambda kv: -abs(kv[1] - 0.5))[:4]
+            console.print(
+                f"{title} {bot} heads-up: {inside} of {len(rates)} pairs within 45-55 %; "
+                "furthest " + ", ".join(f"{a}-{b} {r:.3f}" for (a, b), r in worst)
+            )
+            out[bot] = dict(rates)
+            continue
+        shares = {m: four_seat_share(times[m], [dists[o] for o in names if o != m]) for m in names}
         console.print(
-            f"{title} {bot} ({games} races a map, {len(flat(per_map[names[0]]))} times): "
-            + " ".join(f"{m} {s:.3f}" for m, s in shares[bot].items())
-            + f"  spread {max(shares[bot].values()) - min(shares[bot].values()):.3f}"
+            f"{title} {bot} ({len(per_map[names[0]])} races a map, {len(times[names[0]])} "
+            "times): "
+            + " ".join(f"{m} {s:.3f}" for m, s in shares.items())
+            + f"  spread {max(shares.values()) - min(shares.values()):.3f}"
         )
-    return shares
-
-
-def heads_up_report(
-    console: Console,
-    title: str,
-    runs: dict[str, dict[str, list[list[float]]]],
-    names: Sequence[str],
-) -> dict[str, dict[tuple[str, str], float]]:
-    """Print (and return) every pair's predicted heads-up rate per bot from two-seat races."""
-    rates: dict[str, dict[tuple[str, str], float]] = {}
-    for bot, per_map in runs.items():
-        dists = {m: Distribution(flat(per_map[m])) for m in names}
-        rates[bot] = {
-            (a, b): heads_up_rate(flat(per_map[a]), dists[b])
-            for a, b in itertools.combinations(names, 2)
-        }
-        inside = sum(1 for r in rates[bot].values() if abs(r - 0.5) <= 0.05)
-        worst = sorted(rates[bot].items(), key=lambda kv: -abs(kv[1] - 0.5))[:4]
-        console.print(
-            f"{title} {bot} heads-up: {inside} of {len(rates[bot])} pairs within 45-55 %; "
-            "furthest " + ", ".join(f"{a}-{b} {r:.3f}" for (a, b), r in worst)
-        )
-    return rates
+        out[bot] = dict(shares)
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -490,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             if games:
                 report(console, f"edition {edition}", four, MAP_NAMES)
             if two:
-                heads_up_report(console, f"edition {edition}", two, MAP_NAMES)
+                report(console, f"edition {edition}", two, MAP_NAMES, heads_up=True)
             if args.mixed:
                 mixed = {b: measure_mixed(maps, b, args.mixed, pool) for b in BOTS}
                 report(console, f"edition {edition} mixed", mixed, MAP_NAMES)
