@@ -6,10 +6,16 @@ table's shape (the figures come from running the benches by hand, RULES.md pages
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+from math import inf
 from pathlib import Path
+
+from bench.diceland_race import Distribution, four_seat_share, heads_up_rate, race
+from engine.diceland import GAME
+from engine.simulate import make_bots, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,6 +79,59 @@ def test_diceland_tune_measures_named_candidates_against_the_maps_as_they_are(tm
         r"^  G now: link \d+; heuristic 0\.\d{3} \(\+0\.000±0\.000\); random", out, re.M
     )
     assert re.search(r"^  G far: link \d+; heuristic 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\)", out, re.M)
+
+
+def test_diceland_race_is_the_game_up_to_its_first_winner():
+    """Played past its winners, a race's first finishers are exactly the game's winners."""
+    for seed in ("race-a", "race-b", "race-c"):
+        for bot in ("random", "heuristic"):
+            maps = ["A", "G", "E", "D"]
+            times = race(maps, bot, seed)
+            played = play(GAME, make_bots(GAME, [bot] * 4), seed, {"maps": maps}, strict=False)
+            first = min(times)
+            assert [s for s, t in enumerate(times) if t == first] == played.result.winners
+            assert sum(t < inf for t in times) >= 2, "the race goes on past the first winner"
+
+
+def test_diceland_race_shares_split_ties_and_sum_to_one():
+    early, late, tied = Distribution([10.0] * 4), Distribution([20.0] * 4), Distribution([10.0])
+    assert four_seat_share([10.0], [late, late, late]) == 1.0
+    assert four_seat_share([20.0], [early, late, late]) == 0.0
+    assert four_seat_share([10.0], [tied, late, late]) == 0.5
+    assert heads_up_rate([inf], late) == 0.0
+    times = {m: [float(t) for t in range(k, 40 + k, 3)] for k, m in enumerate("ABCDE")}
+    dists = {m: Distribution(t) for m, t in times.items()}
+    shares = [four_seat_share(times[m], [dists[o] for o in times if o != m]) for m in times]
+    assert abs(sum(shares) - len(times) / 4) < 1e-9, "every draw of four has one win to share"
+    assert shares == sorted(shares, reverse=True), "the earlier map wins more"
+
+
+def test_diceland_race_predicts_shares_and_climbs_a_map(tmp_path):
+    save = tmp_path / "edits.json"
+    out = run_bench(
+        "diceland_race.py",
+        "--games",
+        "2",
+        "--heads-up",
+        "2",
+        "--search",
+        "D",
+        "--steps",
+        "1",
+        "--screen",
+        "1",
+        "--confirm",
+        "2",
+        "--save",
+        str(save),
+        "--mixed",
+        "1",
+    )
+    assert re.search(r"^edition \d random \(2 races a map, 8 times\): A 0\.\d{3} ", out, re.M), out
+    assert re.search(r"heads-up: \d+ of 28 pairs within 45-55 %", out), out
+    assert re.search(r"^edition \d mixed heuristic \(1 races a map, 1 times\): A ", out, re.M)
+    assert re.search(r"^  D step 1: \('(treasure|hex)', ", out, re.M), out
+    assert "D" in json.loads(save.read_text())
 
 
 def test_burgundy_duchies_prints_every_duchy_against_duchy_a():
