@@ -197,6 +197,7 @@ def design_e() -> Design:
             ("treasure", (0, 1), (10, 0)),
             ("treasure", (9, 3), (1, 7)),
             ("treasure", (10, 0), (6, 1)),
+            ("hex", (3, 6), (3, 7)),
         ),
     )
 
@@ -242,7 +243,6 @@ def design_g() -> Design:
         edit_sizes=(2, 6),
         edits=(
             ("hex", (1, 10), (0, 9)),
-            ("treasure", (3, 0), (9, 1)),
             ("hex", (5, 3), (7, 2)),
         ),
     )

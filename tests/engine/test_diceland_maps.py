@@ -247,6 +247,39 @@ def test_edition_one_keeps_the_maps_as_they_were_before_the_tuning():
     assert edition_data(1)["E"]["link_cost"] == 15 and edition_data(EDITION) is MAP_DATA
 
 
+EDITION_TWO_SHA256 = {
+    "A": "fa91825a3f5c9b26",
+    "B": "180a34810ac6a6b8",
+    "C": "3d19c8f838ce9e40",
+    "D": "0eb0d2463846581f",
+    "E": "f7fa32727c6d2ee5",
+    "F": "51c962ce8f92acb6",
+    "G": "22bfc484f24f9327",
+    "H": "e978ea7872264638",
+}
+
+
+def test_edition_two_keeps_the_maps_as_they_were_before_edition_three():
+    folder = Path(maps_package.__file__).with_name("edition2")
+    for name, digest in EDITION_TWO_SHA256.items():
+        text = (folder / f"{name}.json").read_bytes()
+        assert hashlib.sha256(text).hexdigest()[:16] == digest, name
+    changed = {
+        m for m in MAP_NAMES if edition_data(2)[m]["territories"] != MAP_DATA[m]["territories"]
+    }
+    assert changed == {"E", "G"}, "edition 3 retuned Mosaic and The Serpent only"
+
+
+def test_a_game_begun_on_edition_two_replays_on_edition_two():
+    played = play(
+        GAME, make_bots(GAME, ["heuristic"] * 2), "edition-two", {"maps": ["G", "E"], "edition": 2}
+    )
+    assert played.state.edition == 2
+    again = replay(GAME, 2, played.options, "edition-two", played.moves)
+    assert dump(again.state) == dump(played.state)
+    assert GAME.view(again.state, 0)["maps"]["G"] == edition_data(2)["G"]
+
+
 def test_new_games_play_the_current_edition_and_show_its_maps():
     options = GAME.validate_options(2, {"maps": ["E", "B"]})
     assert options["edition"] == EDITION == max(EDITIONS)
