@@ -303,26 +303,41 @@ def report_paired(
     each map's four-seat share in both with the paired difference, and the heads-up pairs
     inside 45-55 % in both. ``shares`` and ``rates``: (``edition``'s, the current maps')."""
     old, new = shares
+    four_seat = all(old.values())
     console.print(
-        f"{bot}: paired with edition {edition} (same deals and seeds), four-seat share "
-        f"edition {edition} -> now (paired difference with 95 % CI):",
+        f"{bot}: paired with edition {edition} (same deals and seeds)"
+        + (
+            f", four-seat share edition {edition} -> now (paired difference with 95 % CI):"
+            if four_seat
+            else ":"
+        ),
         soft_wrap=True,
     )
-    for m in MAP_NAMES:
+    for m in MAP_NAMES if four_seat else ():
         diff = Estimate.of([b - a for a, b in zip(old[m], new[m], strict=True)])
         console.print(
             f"    {m} {statistics.fmean(old[m]):.3f}->{statistics.fmean(new[m]):.3f} "
             f"({diff.mean:+.3f}±{diff.half:.3f})"
         )
     for label, got, pairs in ((f"edition {edition}", old, rates[0]), ("now", new, rates[1])):
-        means = {m: statistics.fmean(v) for m, v in got.items()}
-        outside = [m for m, v in means.items() if abs(v - 0.25) > 0.04]
-        worst = max(abs(v - 0.25) for v in means.values())
         inside = sum(abs(statistics.fmean(v) - 0.5) <= 0.05 for v in pairs.values())
+        four = ""
+        if all(got.values()):
+            means = {m: statistics.fmean(v) for m, v in got.items()}
+            outside = [m for m, v in means.items() if abs(v - 0.25) > 0.04]
+            worst = max(abs(v - 0.25) for v in means.values())
+            four = f"outside 0.25±0.04: {outside or 'none'}; furthest {worst:.3f} off; "
         console.print(
-            f"  {label}: outside 0.25±0.04: {outside or 'none'}; furthest {worst:.3f} off; "
-            f"heads-up pairs within 45-55 %: {inside} of {len(pairs)}",
+            f"  {label}: {four}heads-up pairs within 45-55 %: {inside} of {len(pairs)}",
             soft_wrap=True,
+        )
+    if not four_seat:
+        report_heads_up(
+            console,
+            f"{bot}, edition {edition}",
+            rates[0],
+            len(next(iter(rates[0].values()))),
+            full=True,
         )
 
 
@@ -388,7 +403,8 @@ def main() -> None:
                     tick = partial(progress.advance, task)
                     old_shares = four_seat_units(bot, args.deals, tick=tick, pool=pool, maps=old)
                     old_rates = heads_up_all(bot, args.pairs, tick, pool, maps=old)
-            report_four_seat(console, bot, shares, args.deals)
+            if args.deals:
+                report_four_seat(console, bot, shares, args.deals)
             console.print(f"  baseline: the first seat's share on equal maps {baseline:.3f}")
             if 0 < args.first_deals < args.deals:
                 report_four_seat(console, bot, shares, args.first_deals)

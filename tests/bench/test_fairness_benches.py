@@ -60,6 +60,19 @@ def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_s
     assert re.search(r"edition 1: outside 0\.25±0\.04: .* within 45-55 %: \d+ of 28", out), out
 
 
+def test_diceland_fairness_pairs_heads_up_games_alone_with_no_four_seat_deals():
+    """``--deals 0``: only heads-up games, both editions' pairs reported in full."""
+    out = run_bench(
+        "diceland_fairness.py",
+        *("--deals", "0", "--pairs", "1", "--bots", "random", "--seat-games", "1"),
+        *("--against", "2"),
+    )
+    assert "four-seat games" not in out
+    assert "random: paired with edition 2 (same deals and seeds):" in out
+    assert re.search(r"^  edition 2: heads-up pairs within 45-55 %: \d+ of 28$", out, re.M), out
+    assert "random, edition 2: heads-up, 2 games a pair (mirrored)" in out
+
+
 def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
     out = run_bench("diceland_tune.py", "--maps", "E", "--candidates", "1", "--stages", "1:2:1")
     assert re.search(
