@@ -48,7 +48,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import inf
 from pathlib import Path
 from typing import Any
@@ -268,6 +268,8 @@ class Screened:
     edits: list[Edit]
     data: dict[str, Any]
     shift: dict[str, float]
+    runs: dict[str, Runs] = field(default_factory=dict)
+    """The races behind ``shift``, per bot (empty for the layout as it is)."""
 
     def badness(self, name: str, levels: dict[str, dict[str, float]]) -> float:
         """The worse of the two bots' distance from 0.25 after the shift, in the band's 0.04."""
@@ -350,38 +352,30 @@ def climb(
 
     current = Screened([], maps[name], dict.fromkeys(BOTS, 0.0))
     start = {bot: share(bot, base[bot]) for bot in BOTS}
+
+    def raced(edits: list[tuple[Edit, dict[str, Any]]], seeds: int) -> list[Screened]:
+        """Each (edit, layout) raced with both bots on ``seeds`` seeds, as a candidate."""
+        with Progress(console=console, transient=True) as progress:
+            runs = {
+                bot: race_layouts(maps, name, [o for _, o in edits], bot, seeds, pool, progress)
+                for bot in BOTS
+            }
+        return [
+            Screened(
+                [*current.edits, edit],
+                out,
+                {bot: share(bot, runs[bot][k]) - start[bot] for bot in BOTS},
+                runs={bot: runs[bot][k] for bot in BOTS},
+            )
+            for k, (edit, out) in enumerate(edits)
+        ]
+
     chosen = []
     for step in range(steps):
         options = list(edit_options(design, unedited, current.data))
-        with Progress(console=console, transient=True) as progress:
-            first_cut = {
-                bot: race_layouts(maps, name, [o for _, o in options], bot, screen, pool, progress)
-                for bot in BOTS
-            }
-        screened = [
-            Screened(
-                [*current.edits, edit],
-                out,
-                {bot: share(bot, first_cut[bot][k]) - start[bot] for bot in BOTS},
-            )
-            for k, (edit, out) in enumerate(options)
-        ]
+        screened = raced(options, screen)
         ranked = sorted(range(len(options)), key=lambda i: screened[i].badness(name, levels))
-        short = [options[i] for i in ranked[:keep]]
-        played: dict[str, list[Runs]] = {}
-        with Progress(console=console, transient=True) as progress:
-            for bot in BOTS:
-                played[bot] = race_layouts(
-                    maps, name, [o for _, o in short], bot, confirm, pool, progress
-                )
-        cands = [
-            Screened(
-                [*current.edits, edit],
-                out,
-                {bot: share(bot, played[bot][k]) - start[bot] for bot in BOTS},
-            )
-            for k, (edit, out) in enumerate(short)
-        ]
+        cands = raced([options[i] for i in ranked[:keep]], confirm)
         for c in cands:
             console.print(
                 f"  {name} step {step + 1}: {c.edits[-1]} heuristic {c.shift['heuristic']:+.3f} "
@@ -391,13 +385,12 @@ def climb(
         if best.badness(name, levels) >= current.badness(name, levels):
             console.print(f"  {name}: no edit beats the layout as it is")
             break
-        k = cands.index(best)
         with Progress(console=console, transient=True) as progress:
             for bot in BOTS:
                 more = race_layouts(
                     maps, name, [best.data], bot, games, pool, progress, first=confirm
                 )[0]
-                best.shift[bot] = share(bot, played[bot][k] + more) - start[bot]
+                best.shift[bot] = share(bot, best.runs[bot] + more) - start[bot]
         current = best
         chosen.append(best)
         console.print(
