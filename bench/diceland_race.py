@@ -479,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None, help="write the searched edits here")
     args = parser.parse_args(argv)
+    if args.candidate and args.edition not in (None, EDITION):
+        parser.error("--candidate edits the current edition's designs")
     console = Console(highlight=False)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     console.print(f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, load {load}")
@@ -490,7 +492,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for edition in editions:
             maps = edition_maps(edition)
             title = f"edition {edition}"
-            if args.candidate and edition == EDITION:
+            if args.candidate and edition == editions[0]:
                 maps.update(candidate_maps(args.candidate))
                 title += f" + {args.candidate.stem}"
             with Progress(console=console, transient=True) as progress:
