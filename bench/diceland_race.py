@@ -5,8 +5,10 @@ Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_race.py --g
 (``--heads-up N``: also every pair's heads-up rate from N two-seat races a map;
 ``--mixed N``: also the shares from N balanced deals' groups raced, mixed maps;
 ``--edition N``: another edition's maps; ``--against N``: edition N's too, on the same
-seeds). ``--search G E --steps 2 --screen 6 --confirm 24 --keep 6`` hill-climbs those maps'
-edits on the proxy (:func:`climb`) and ``--save FILE`` keeps what it found.
+seeds; ``--candidate FILE``: the current maps with a candidate's edits, in the format of
+``bench/diceland_candidates/``, raced in place of the current maps). ``--search G E
+--steps 2 --screen 6 --confirm 24 --keep 6`` hill-climbs those maps' edits on the proxy
+(:func:`climb`) and ``--save FILE`` keeps what it found.
 
 Why: a four-seat game tells who won and nothing about the three losers, so a map's share
 of 400 games is only +-0.04. A game played **past its first winner** (the win check off,
@@ -59,6 +61,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from bench.diceland_fairness import SerialExecutor, edition_maps, install_maps
+from bench.diceland_tune import design_of, rebuild
 from engine.contract import Event
 from engine.dice import Dice
 from engine.diceland.board import Board
@@ -250,11 +253,13 @@ def measure_mixed(
 
 
 LEVELS = {
-    "heuristic": dict(A=0.224, B=0.280, C=0.242, D=0.231, E=0.256, F=0.259, G=0.245, H=0.262),
-    "random": dict(A=0.222, B=0.228, C=0.221, D=0.302, E=0.159, F=0.268, G=0.392, H=0.209),
+    "heuristic": dict(A=0.222, B=0.279, C=0.238, D=0.226, E=0.240, F=0.246, G=0.271, H=0.278),
+    "random": dict(A=0.229, B=0.231, C=0.236, D=0.291, E=0.175, F=0.268, G=0.341, H=0.229),
 }
-"""Edition 2's four-seat shares by the fairness bench (1,600 games a bot, RULES.md, Last run):
-where a map stands, to which the race adds a candidate's paired shift."""
+"""Edition 3's four-seat shares by the fairness bench (1,600 games a bot, RULES.md, `r2`
+paired with edition 2): where a map stands, to which the race adds a candidate's paired
+shift. (Edition 2's were A .224/.222 B .280/.228 C .242/.221 D .231/.302 E .256/.159
+F .259/.268 G .245/.392 H .262/.209, heuristic/random.)"""
 
 
 def flat(runs: Sequence[Sequence[float]]) -> list[float]:
@@ -438,6 +443,19 @@ def report(
     return out
 
 
+def candidate_maps(path: Path) -> Maps:
+    """The maps a candidate file changes (``{"label": ["G", [["treasure", [q, r], [q, r]],
+    ...]], ...}``: edits on top of each design's own, entries for one map applied in order),
+    rebuilt from their designs."""
+    extra: dict[str, list[Edit]] = {}
+    for name, edits in json.loads(path.read_text()).values():
+        extra.setdefault(name, []).extend((k, (a[0], a[1]), (b[0], b[1])) for k, a, b in edits)
+    return {
+        name: rebuild(design_of(name), [*design_of(name).edits, *more])
+        for name, more in extra.items()
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=60, help="four-seat races a map and bot")
@@ -447,6 +465,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--edition", type=int, default=None, help="the maps' edition (current)")
     parser.add_argument("--against", type=int, default=None, help="also race edition N, paired")
+    parser.add_argument(
+        "--candidate",
+        type=Path,
+        default=None,
+        help="race the current maps with this file's edits (bench/diceland_candidates format)",
+    )
     parser.add_argument("--search", nargs="*", default=[], help="maps to hill-climb (--steps)")
     parser.add_argument("--steps", type=int, default=2)
     parser.add_argument("--screen", type=int, default=8, help="random races an edit, first cut")
@@ -455,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None, help="write the searched edits here")
     args = parser.parse_args(argv)
+    if args.candidate and args.edition not in (None, EDITION):
+        parser.error("--candidate edits the current edition's designs")
     console = Console(highlight=False)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     console.print(f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, load {load}")
@@ -465,6 +491,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     with pool:
         for edition in editions:
             maps = edition_maps(edition)
+            title = f"edition {edition}"
+            if args.candidate and edition == editions[0]:
+                maps.update(candidate_maps(args.candidate))
+                title += f" + {args.candidate.stem}"
             with Progress(console=console, transient=True) as progress:
                 four = {b: measure(maps, MAP_NAMES, 4, b, games, pool, progress) for b in BOTS}
                 two = {
@@ -473,12 +503,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                     if args.heads_up
                 }
             if games:
-                report(console, f"edition {edition}", four, MAP_NAMES)
+                report(console, title, four, MAP_NAMES)
             if two:
-                report(console, f"edition {edition}", two, MAP_NAMES, heads_up=True)
+                report(console, title, two, MAP_NAMES, heads_up=True)
             if args.mixed:
                 mixed = {b: measure_mixed(maps, b, args.mixed, pool) for b in BOTS}
-                report(console, f"edition {edition} mixed", mixed, MAP_NAMES)
+                report(console, f"{title} mixed", mixed, MAP_NAMES)
             if edition != editions[0] or not args.search:
                 continue
             for name in args.search:

@@ -13,8 +13,15 @@ import sys
 from math import inf
 from pathlib import Path
 
-from bench.diceland_race import Distribution, four_seat_share, heads_up_rate, race
+from bench.diceland_race import (
+    Distribution,
+    candidate_maps,
+    four_seat_share,
+    heads_up_rate,
+    race,
+)
 from engine.diceland import GAME
+from engine.diceland.maps import MAP_DATA as GAME_MAPS
 from engine.simulate import make_bots, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,6 +152,18 @@ def test_diceland_race_predicts_shares_and_climbs_a_map(tmp_path):
     assert re.search(r"^edition \d mixed heuristic \(1 races a map, 1 times\): A ", out, re.M)
     assert re.search(r"^  D step 1: \('(treasure|hex)', ", out, re.M), out
     assert "D" in json.loads(save.read_text())
+
+
+def test_diceland_race_races_a_candidates_edits_in_place_of_the_current_maps(tmp_path):
+    spec = tmp_path / "far.json"
+    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-3, 9]]]]}')
+    changed = candidate_maps(spec)
+    assert set(changed) == {"G"}
+    treasures = {tuple(h) for t in changed["G"]["territories"] for h in t["treasures"]}
+    assert (-3, 9) in treasures and (7, 3) not in treasures
+    assert changed["G"]["territories"] != GAME_MAPS["G"]["territories"]
+    out = run_bench("diceland_race.py", "--games", "0", "--mixed", "1", "--candidate", str(spec))
+    assert re.search(r"^edition \d \+ far mixed random \(1 races a map, 1 times\): A ", out, re.M)
 
 
 def test_burgundy_duchies_prints_every_duchy_against_duchy_a():
