@@ -18,7 +18,7 @@ from engine.carcassonne.bots import grid_from_view, outlook
 from engine.carcassonne.faces import face_mask
 from engine.carcassonne.rules import TARGET
 from engine.carcassonne.state import CarcassonneState
-from engine.contract import Action, View
+from engine.contract import Action, Game, View
 from engine.search import Lookahead, SearchBot
 
 PLACEMENTS = 6
@@ -67,9 +67,8 @@ seeded turns from an empty grid, turns after holding a knight (doubled) and not 
 (they did not differ beyond noise): the heuristic 800 turns with nine dice and 400 with
 eight, the search at 32 simulations a decision 300 and 300. The 2-seat leaf (:func:`race`)
 assumes the search plays its own later turns and the heuristic the other seat's."""
-SWEEPS = 40
-"""Gauss-Seidel sweeps over the eight states of one pair of scores (the turns that score
-nothing lead back to them); each round trip shrinks the error by a factor of about three."""
+TOLERANCE = 1e-12
+"""When the eight states of one pair of scores have settled (see :func:`race_table`)."""
 
 
 def race(mine: int, my_held: bool, theirs: int, their_held: bool) -> float:
@@ -86,46 +85,56 @@ def race(mine: int, my_held: bool, theirs: int, their_held: bool) -> float:
 @functools.cache
 def race_table() -> dict[tuple[int, bool, int, bool, bool], float]:
     """``(mine, my_held, theirs, their_held, my_move) ->`` the searching seat's chance of
-    winning the race (see :func:`race`), for every pair of scores below 42."""
+    winning the race (see :func:`race`), for every pair of scores below 42.
+
+    Scores only grow, so the pairs of scores are solved from 41 down; within a pair, a turn
+    that scores nothing or holds a knight leads back to the pair's eight states, which are
+    iterated until they settle (:data:`TOLERANCE`)."""
     table: dict[tuple[int, bool, int, bool, bool], float] = {}
-    flags = [(a, b) for a in (False, True) for b in (False, True)]
 
     def get(a: int, ha: bool, b: int, hb: bool, me: bool) -> float:
         if a >= TARGET:
             return 1.0
         if b >= TARGET:
             return 0.0
-        return table.get((a, ha, b, hb, me), 0.0)
+        return table[a, ha, b, hb, me]
 
-    def step(a: int, ha: bool, b: int, hb: bool, me: bool) -> float:
-        if me:
-            outcomes = TURN_OUTCOMES["search"][8 if hb else 9]
-            return sum(
-                p
-                * (
-                    get(a, True, b, hb, False)
-                    if x == HELD
-                    else get(a + x * (2 if ha else 1), False, b, hb, False)
-                )
-                for x, p in outcomes.items()
-            )
-        outcomes = TURN_OUTCOMES["heuristic"][8 if ha else 9]
-        return sum(
-            p
-            * (
-                get(a, ha, b, True, True)
-                if x == HELD
-                else get(a, ha, b + x * (2 if hb else 1), False, True)
-            )
-            for x, p in outcomes.items()
-        )
-
+    Key = tuple[int, bool, int, bool, bool]
     for a in range(TARGET - 1, -1, -1):
         for b in range(TARGET - 1, -1, -1):
-            for _ in range(SWEEPS):
-                for ha, hb in flags:
-                    for me in (True, False):
-                        table[a, ha, b, hb, me] = step(a, ha, b, hb, me)
+            fixed: dict[Key, float] = {}
+            loops: dict[Key, list[tuple[float, Key]]] = {}
+            for ha in (False, True):
+                for hb in (False, True):
+                    mine = TURN_OUTCOMES["search"][8 if hb else 9]
+                    theirs = TURN_OUTCOMES["heuristic"][8 if ha else 9]
+                    me, them = (a, ha, b, hb, True), (a, ha, b, hb, False)
+                    fixed[me] = sum(
+                        p * get(a + x * (2 if ha else 1), False, b, hb, False)
+                        for x, p in mine.items()
+                        if x > 0
+                    )
+                    loops[me] = [
+                        (mine.get(0, 0.0), (a, False, b, hb, False)),
+                        (mine.get(HELD, 0.0), (a, True, b, hb, False)),
+                    ]
+                    fixed[them] = sum(
+                        p * get(a, ha, b + x * (2 if hb else 1), False, True)
+                        for x, p in theirs.items()
+                        if x > 0
+                    )
+                    loops[them] = [
+                        (theirs.get(0, 0.0), (a, ha, b, False, True)),
+                        (theirs.get(HELD, 0.0), (a, ha, b, True, True)),
+                    ]
+            table.update(dict.fromkeys(fixed, 0.0))
+            change = 1.0
+            while change > TOLERANCE:
+                change = 0.0
+                for key, base in fixed.items():
+                    value = base + sum(p * table[k] for p, k in loops[key])
+                    change = max(change, abs(value - table[key]))
+                    table[key] = value
     return table
 
 
@@ -175,6 +184,11 @@ class CarcassonneLookahead(Lookahead):
     race_leaf = True
     """Two seats: value a turn by the chance of winning the race (:func:`race`) instead of
     the turns it leaves to 42 (kept switchable to screen one against the other)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        if self.race_leaf:
+            race_table()  # built once a process (about 0.5 s), not inside a timed decision
 
     def worlds(self, view: View) -> int | None:
         """One world after the last roll: the rest of the turn has no chance left."""
