@@ -67,11 +67,17 @@ seeded turns from an empty grid, turns after holding a knight (doubled) and not 
 (they did not differ beyond noise): the heuristic 800 turns with nine dice and 400 with
 eight, the search at 32 simulations a decision 300 and 300. The 2-seat leaf (:func:`race`)
 assumes the search plays its own later turns and the heuristic the other seat's."""
+TURN_OUTCOMES["solo games"] = {9: TURN_POINTS, 8: TURN_POINTS}
+Players = tuple[str, str]
+RACERS: Players = ("search", "heuristic")
+"""Whose turn endings the race leaf assumes for the searching seat and the other seat."""
 TOLERANCE = 1e-12
 """When the eight states of one pair of scores have settled (see :func:`race_table`)."""
 
 
-def race(mine: int, my_held: bool, theirs: int, their_held: bool) -> float:
+def race(
+    mine: int, my_held: bool, theirs: int, their_held: bool, players: Players = RACERS
+) -> float:
     """The chance that the searching seat reaches 42 first in a 2-seat game, when the other
     seat is about to play its turn (``*_held``: that seat holds a knight, so its next turn is
     doubled and the other rolls one die fewer). Ties cannot happen: the first to 42 ends it."""
@@ -79,13 +85,14 @@ def race(mine: int, my_held: bool, theirs: int, their_held: bool) -> float:
         return 1.0
     if theirs >= TARGET:
         return 0.0
-    return race_table()[mine, my_held, theirs, their_held, False]
+    return race_table(players)[mine, my_held, theirs, their_held, False]
 
 
 @functools.cache
-def race_table() -> dict[tuple[int, bool, int, bool, bool], float]:
+def race_table(players: Players = RACERS) -> dict[tuple[int, bool, int, bool, bool], float]:
     """``(mine, my_held, theirs, their_held, my_move) ->`` the searching seat's chance of
-    winning the race (see :func:`race`), for every pair of scores below 42.
+    winning the race (see :func:`race`), for every pair of scores below 42, its own turns
+    ending as ``TURN_OUTCOMES[players[0]]`` says and the other seat's as ``players[1]``.
 
     Scores only grow, so the pairs of scores are solved from 41 down; within a pair, a turn
     that scores nothing or holds a knight leads back to the pair's eight states, which are
@@ -106,8 +113,8 @@ def race_table() -> dict[tuple[int, bool, int, bool, bool], float]:
             loops: dict[Key, list[tuple[float, Key]]] = {}
             for ha in (False, True):
                 for hb in (False, True):
-                    mine = TURN_OUTCOMES["search"][8 if hb else 9]
-                    theirs = TURN_OUTCOMES["heuristic"][8 if ha else 9]
+                    mine = TURN_OUTCOMES[players[0]][8 if hb else 9]
+                    theirs = TURN_OUTCOMES[players[1]][8 if ha else 9]
                     me, them = (a, ha, b, hb, True), (a, ha, b, hb, False)
                     fixed[me] = sum(
                         p * get(a + x * (2 if ha else 1), False, b, hb, False)
@@ -181,6 +188,8 @@ class CarcassonneLookahead(Lookahead):
         ordered = [favourite] + [a for a in places + others if a != favourite]
         return ordered
 
+    racers: Players = RACERS
+    """Whose turn endings :func:`race` assumes (keys of :data:`TURN_OUTCOMES`)."""
     race_leaf = True
     """Two seats: value a turn by the chance of winning the race (:func:`race`) instead of
     the turns it leaves to 42 (kept switchable to screen one against the other)."""
@@ -188,7 +197,7 @@ class CarcassonneLookahead(Lookahead):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         if self.race_leaf:
-            race_table()  # built once a process (about 0.5 s), not inside a timed decision
+            race_table(self.racers)  # once a process (about 0.5 s), not in a timed decision
 
     def worlds(self, view: View) -> int | None:
         """One world after the last roll: the rest of the turn has no chance left."""
@@ -207,7 +216,9 @@ class CarcassonneLookahead(Lookahead):
             other = 1 - seat
             their_held = state.held[other] or (state.turn.seat == other and state.turn.doubled)
             mine_held = state.held[seat] or (state.turn.seat == seat and state.turn.doubled)
-            return race(state.scores[seat], mine_held, state.scores[other], their_held)
+            return race(
+                state.scores[seat], mine_held, state.scores[other], their_held, self.racers
+            )
         if state.winner == seat:
             return 0.0
         held = state.held[seat] or (state.turn.seat == seat and state.turn.doubled)
