@@ -6,7 +6,14 @@ import itertools
 import random
 
 from engine.carcassonne.rules import TARGET
-from engine.carcassonne.search import HELD, TURN_OUTCOMES, CarcassonneLookahead, race
+from engine.carcassonne.search import (
+    HELD,
+    TURN_OUTCOMES,
+    CarcassonneLookahead,
+    CarcassonneSearchBot,
+    race,
+    turns_left,
+)
 from engine.dice import Dice
 from engine.games import get_game
 from engine.simulate import play
@@ -59,16 +66,32 @@ def test_race_leaf_agrees_with_playing_the_race_out():
     assert abs(wins / races - race(0, False, 0, False)) < 0.015
 
 
-def test_two_seat_search_values_a_leaf_by_the_race_and_plays_a_game_out():
+class RaceLookahead(CarcassonneLookahead):
+    race_leaf = True
+
+
+class RaceSearch(CarcassonneSearchBot):
+    lookahead_class = RaceLookahead
+
+
+def test_the_race_leaf_is_off_so_two_seats_value_the_turns_left():
     game = get_game("carcassonne")
     look = CarcassonneLookahead(game)
+    state = game.setup(2, game.validate_options(2, {}), Dice("race-leaf"))
+    state.scores, state.held = [30, 12], [True, False]
+    assert look.value(state, 0, None) == -turns_left(30, True)
+
+
+def test_two_seat_race_search_values_a_leaf_by_the_race_and_plays_a_game_out():
+    game = get_game("carcassonne")
+    look = RaceLookahead(game)
     state = game.setup(2, game.validate_options(2, {}), Dice("race-leaf"))
     state.scores, state.held = [30, 12], [True, False]
     assert look.value(state, 0, None) == race(30, True, 12, False)
     assert look.value(state, 1, None) == race(12, False, 30, True)
     state.winner = 1
     assert (look.value(state, 0, None), look.value(state, 1, None)) == (0.0, 1.0)
-    bots = [game.bots["search"](iterations=8), game.bots["heuristic"]()]
+    bots = [RaceSearch(iterations=8), game.bots["heuristic"]()]
     played = play(game, bots, "race-leaf-game")
     assert played.result is not None and played.illegal == 0
     assert any(seat == 0 for seat, _ in played.moves)
