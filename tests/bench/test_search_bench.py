@@ -91,3 +91,22 @@ def test_rescreen_replays_the_logged_search_exactly_and_pairs_a_changed_one(tmp_
     rescreen("random", tmp_path / "random.jsonl")
     assert len(same.read_text().splitlines()) == len(meetings)
     assert rescreen("search,iterations=4", same) == report, "a kept game is read back"
+
+
+def test_carcassonne_turns_counts_how_each_turn_ends():
+    """bench/carcassonne_turns.py: every turn ends in points or a held knight; the shares
+    of each dice count add up to 1."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "carcassonne_turns.py"), "--turns", "5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    text = " ".join(done.stdout.split())
+    for dice in (9, 8):
+        head = f"heuristic, {dice} dice, doubled False, 5 turns: "
+        assert head in text
+        shares = text.split(head)[1].split("}")[0] + "}"
+        assert abs(sum(json.loads(shares.replace("'", '"')).values()) - 1) < 0.01
