@@ -57,3 +57,56 @@ def test_parallel_games_and_the_games_log_give_the_one_process_figures(tmp_path)
     assert outcome(alone)[:2] == outcome(parallel)[:2]
     assert [row[:5] for row in outcome(alone)[2]] == [row[:5] for row in outcome(parallel)[2]]
     assert replayed["cpu_seconds"] == 0 < parallel["cpu_seconds"]
+
+
+def test_rescreen_replays_the_logged_search_exactly_and_pairs_a_changed_one(tmp_path):
+    """bench/rescreen.py: the logged search in its own seat gives every logged placement
+    again (a paired difference of exactly 0); another bot there is compared game for game."""
+    log = tmp_path / "games.jsonl"
+    tournament(tmp_path, "logged", "--games-log", str(log))
+    script = str(ROOT / "bench" / "rescreen.py")
+    common = ["--log", str(log), "--game", "kingdice", "--seats", "2", "--iterations", "4"]
+
+    def rescreen(bot: str, out: Path) -> str:
+        done = subprocess.run(
+            [sys.executable, script, *common, "--bot", bot, "--out", str(out)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    same = tmp_path / "same.jsonl"
+    report = rescreen("search,iterations=4", same)
+    meetings = [
+        json.loads(line)
+        for line in log.read_text().splitlines()
+        if set(json.loads(line)["seating"]) == {0, 1}
+    ]
+    replayed = [json.loads(line) for line in same.read_text().splitlines()]
+    assert [row["index"] for row in replayed] == [row["index"] for row in meetings]
+    assert "paired difference: search above the heuristic 0.000" in report
+    rescreen("random", tmp_path / "random.jsonl")
+    assert len(same.read_text().splitlines()) == len(meetings)
+    assert rescreen("search,iterations=4", same) == report, "a kept game is read back"
+
+
+def test_carcassonne_turns_counts_how_each_turn_ends():
+    """bench/carcassonne_turns.py: every turn ends in points or a held knight; the shares
+    of each dice count add up to 1."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "carcassonne_turns.py"), "--turns", "5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    text = " ".join(done.stdout.split())
+    for dice in (9, 8):
+        head = f"heuristic, {dice} dice, doubled False, 5 turns: "
+        assert head in text
+        shares = text.split(head)[1].split("}")[0] + "}"
+        assert abs(sum(json.loads(shares.replace("'", '"')).values()) - 1) < 0.01
