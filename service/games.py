@@ -606,11 +606,11 @@ class GameService:
             if skip_bot_seat is not None:
                 after.pop(skip_bot_seat, None)
             bots = self.follow_up.bot_seats(decided.record, after)
-            queued: list[bool] = []
-            writes = self._writes(decided, seat, move, answer, idem_key, bots, queued)
+            riding = bots if self.jobs.rides_commits else []
+            writes = self._writes(decided, seat, move, answer, idem_key, riding)
             committed = self.store.commit_if(game_id, read_at, writes, idem_key)
             if committed.status == "done":
-                self._follow(decided, seat, after, bots_queued=any(queued))
+                self._follow(decided, seat, after, bots_queued=bool(riding))
                 return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
@@ -665,12 +665,10 @@ class GameService:
         answer: dict[str, Any] | None,
         idem_key: str | None,
         bots: list[int],
-        queued: list[bool],
     ) -> Callable[[Pipeline], None]:
         """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
-        the events, the answer under its idempotency key and, when they can ride the commit,
-        the jobs of the ``bots`` seats that newly owe a decision (``queued`` gets whether
-        they did)."""
+        the events, the answer under its idempotency key and the jobs of the ``bots`` seats
+        that newly owe a decision (those riding the commit: see ``Jobs.rides_commits``)."""
         game_id = decided.record.id
 
         def writes(p: Pipeline) -> None:
@@ -685,7 +683,7 @@ class GameService:
                 ttl = move.answer_ttl or self.idempotency_ttl
                 self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
             if bots:
-                queued[:] = [self.jobs.bots_in_commit(p, game_id, decided.record.version, bots)]
+                self.jobs.bots_in_commit(p, game_id, decided.record.version, bots)
 
         return writes
 
