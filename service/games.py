@@ -196,9 +196,11 @@ class GameService:
             "forked_from": _public_fork(record),
         }
 
-    def observe(self, record: GameRecord, seat: int | None, state: Any = None) -> dict[str, Any]:
+    def observe(
+        self, record: GameRecord, seat: int | None, state: Any = None, view: bool = True
+    ) -> dict[str, Any]:
         """The caller's view of the game, as every endpoint returns it (``state``: the
-        record's state already decoded)."""
+        record's state already decoded; ``view=False``: all but the view itself, None)."""
         game = get_game(record.game)
         keep = state is None
         if state is None:
@@ -210,7 +212,7 @@ class GameService:
             "version": record.version,
             "seat": seat,
             "status": record.status.value,
-            "view": game.view(state, seat),
+            "view": game.view(state, seat) if view else None,
             "to_act": prompts_json(record, to_act),
             "result": record.result,
         }
@@ -643,10 +645,12 @@ class GameService:
         return decided
 
     def _answer(self, decided: Move, seat: int, move: MoveRequest) -> dict[str, Any]:
-        """The answer of the decided move: the mover's view, its events and next actions."""
+        """The answer of the decided move: the mover's view (unless ``move.answer_view`` is
+        off), its events and next actions."""
         state = decided.state
+        observed = self.observe(decided.record, seat, state, view=move.answer_view)
         return {
-            **self.observe(decided.record, seat, state),
+            **observed,
             "events": [e for e in decided.events if visible(e, seat)],
             # The mover's next decision, if it owes one at once: a client needs no second
             # request to choose its next move (another seat's legal actions are not its to see).
