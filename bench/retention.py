@@ -41,10 +41,11 @@ from tests.conftest import free_port, redis_server_binary, wait_redis  # noqa: E
 class NoJobs:
     """No background work: the bench plays every seat itself."""
 
+    rides_commits = False
+
     def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
 
-    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> bool:
-        return False
+    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> None: ...
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
 

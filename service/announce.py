@@ -28,15 +28,17 @@ failover takes (a cluster's node timeout or Sentinel's down-after, plus the elec
 class Jobs(Protocol):
     """Background work the game service asks for (rq in the app and workers).
 
-    ``bots_in_commit`` queues a move's bot jobs among the writes of the move's own commit
-    (``pipe``, which :meth:`service.store.GameStore.commit_if` runs atomically) when the
-    queue lives on the game's Redis, and says whether it did; the follow-up then enqueues
-    none. Otherwise (the queue on another Redis) it queues nothing and returns False.
+    ``rides_commits``: the queue lives on the game's Redis, so a move's bot jobs ride the
+    move's own commit: ``bots_in_commit`` queues them among its writes (``pipe``, which
+    :meth:`service.store.GameStore.commit_if` runs atomically) and the follow-up enqueues
+    none. Otherwise (the queue on another Redis) the follow-up enqueues them with ``bots``.
     """
+
+    rides_commits: bool
 
     def bots(self, game_id: str, version: int, seats: list[int]) -> None: ...
 
-    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> bool: ...
+    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> None: ...
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None: ...
 
@@ -149,7 +151,7 @@ class FollowUp:
         ``after`` is who owes a decision now; a seat whose decision fell due with this commit
         (its decision id is the new version) gets its bot job, deadline and notice. A seat
         whose decision stands from before already has them. ``bots_queued``: the commit
-        itself queued the bot jobs (``Jobs.bots_in_commit``).
+        itself queued the bot jobs (they ride commits: ``Jobs.rides_commits``).
 
         The commit stands whatever happens here, and a client that retries the move is
         answered from its stored answer without coming here again; so a Redis that fails

@@ -196,9 +196,11 @@ class GameService:
             "forked_from": _public_fork(record),
         }
 
-    def observe(self, record: GameRecord, seat: int | None, state: Any = None) -> dict[str, Any]:
+    def observe(
+        self, record: GameRecord, seat: int | None, state: Any = None, view: bool = True
+    ) -> dict[str, Any]:
         """The caller's view of the game, as every endpoint returns it (``state``: the
-        record's state already decoded)."""
+        record's state already decoded; ``view=False``: all but the view itself, None)."""
         game = get_game(record.game)
         keep = state is None
         if state is None:
@@ -210,7 +212,7 @@ class GameService:
             "version": record.version,
             "seat": seat,
             "status": record.status.value,
-            "view": game.view(state, seat),
+            "view": game.view(state, seat) if view else None,
             "to_act": prompts_json(record, to_act),
             "result": record.result,
         }
@@ -606,11 +608,11 @@ class GameService:
             if skip_bot_seat is not None:
                 after.pop(skip_bot_seat, None)
             bots = self.follow_up.bot_seats(decided.record, after)
-            queued: list[bool] = []
-            writes = self._writes(decided, seat, move, answer, idem_key, bots, queued)
+            riding = bots if self.jobs.rides_commits else []
+            writes = self._writes(decided, seat, move, answer, idem_key, riding)
             committed = self.store.commit_if(game_id, read_at, writes, idem_key)
             if committed.status == "done":
-                self._follow(decided, seat, after, bots_queued=any(queued))
+                self._follow(decided, seat, after, bots_queued=bool(riding))
                 return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
@@ -643,10 +645,12 @@ class GameService:
         return decided
 
     def _answer(self, decided: Move, seat: int, move: MoveRequest) -> dict[str, Any]:
-        """The answer of the decided move: the mover's view, its events and next actions."""
+        """The answer of the decided move: the mover's view (unless ``move.answer_view`` is
+        off), its events and next actions."""
         state = decided.state
+        observed = self.observe(decided.record, seat, state, view=move.answer_view)
         return {
-            **self.observe(decided.record, seat, state),
+            **observed,
             "events": [e for e in decided.events if visible(e, seat)],
             # The mover's next decision, if it owes one at once: a client needs no second
             # request to choose its next move (another seat's legal actions are not its to see).
@@ -665,12 +669,10 @@ class GameService:
         answer: dict[str, Any] | None,
         idem_key: str | None,
         bots: list[int],
-        queued: list[bool],
     ) -> Callable[[Pipeline], None]:
         """What the commit of ``decided`` writes: the record, the log entry, the seat's time,
-        the events, the answer under its idempotency key and, when they can ride the commit,
-        the jobs of the ``bots`` seats that newly owe a decision (``queued`` gets whether
-        they did)."""
+        the events, the answer under its idempotency key and the jobs of the ``bots`` seats
+        that newly owe a decision (those riding the commit: see ``Jobs.rides_commits``)."""
         game_id = decided.record.id
 
         def writes(p: Pipeline) -> None:
@@ -685,7 +687,7 @@ class GameService:
                 ttl = move.answer_ttl or self.idempotency_ttl
                 self.store.remember(p, idem_key, {"action": move.action}, answer, ttl)
             if bots:
-                queued[:] = [self.jobs.bots_in_commit(p, game_id, decided.record.version, bots)]
+                self.jobs.bots_in_commit(p, game_id, decided.record.version, bots)
 
         return writes
 

@@ -64,6 +64,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
                 idempotency_key=f"bot-{decision}",
                 answer_ttl=SERVICE_ANSWER_TTL,
                 next_actions=False,
+                answer_view=False,
             )
             answer, played = service.play(
                 game_id, move, known=record, skip_bot_seat=seat, known_state=state

@@ -41,7 +41,10 @@ class MoveRequest:
     passed; ``answer_ttl`` (seconds) keeps the answer for retries shorter than the default,
     for the service's own moves; ``next_actions=False`` leaves the mover's next legal actions
     out of the answer (``[]``): the service's own moves (bots, fallbacks), whose answers no
-    client reads, need not describe them."""
+    client reads, need not describe them. ``answer_view=False`` leaves the mover's view out
+    too (``None``): a bot seat's job, the only reader of its answers (their version and
+    ``to_act``; no client can act for a bot seat, so none can replay its answers), need not
+    build it before its commit."""
 
     action: Action
     seat: int | None = None
@@ -51,6 +54,7 @@ class MoveRequest:
     fallback: bool = False
     answer_ttl: int | None = None
     next_actions: bool = True
+    answer_view: bool = True
 
 
 def decide_move(

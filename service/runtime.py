@@ -84,11 +84,11 @@ class RqJobs:
             self._queue_bots(pipe, game_id, version, seats, at_front)
             pipe.execute()
 
-    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> bool:
-        """Queue the jobs on ``pipe``, a commit's writes, if they can ride it (see the class);
-        whether they did."""
+    def bots_in_commit(self, pipe: Any, game_id: str, version: int, seats: list[int]) -> None:
+        """Queue the jobs on ``pipe``, a commit's writes (only when they ride commits: see
+        the class)."""
         if not self.rides_commits:
-            return False
+            raise ValueError("bot jobs ride commits only when the queue is on the game's Redis")
         # rq opens a transaction (MULTI) on the pipeline it is given: it gets one of its own,
         # never sent, whose commands are then queued on the commit's
         scratch = self.queue.connection.pipeline(transaction=False)
@@ -96,7 +96,6 @@ class RqJobs:
         for args, options in scratch.command_stack:
             pipe.execute_command(*args, **options)
         scratch.reset()
-        return True
 
     def _queue_bots(
         self, pipe: Any, game_id: str, version: int, seats: list[int], at_front: bool

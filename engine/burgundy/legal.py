@@ -308,12 +308,25 @@ def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
         )
 
 
+_HEX_TEXTS: dict[str, list[str]] = {}
+"""Per duchy (by name), each hex as the sentences name it ("blue hex [2, 3]"): a move's
+answer describes some 70 actions, most of them naming hexes."""
+
+
+def _hex_text(duchy: Duchy, h: int) -> str:
+    texts = _HEX_TEXTS.get(duchy.name)
+    if texts is None:
+        texts = [f"{duchy.colours[n]} hex {list(CELLS[n])}" for n in range(len(CELLS))]
+        _HEX_TEXTS[duchy.name] = texts
+    return texts[h]
+
+
 def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:
     """A short sentence for a menu."""
-    sale = "Sell all commodities, then " if action.get("sell") else ""
+    sell = action.get("sell")
     if action["type"] == "take_worker":
-        text = f"{sale}take a worker (no mark is possible)"
-        return text[0].upper() + text[1:]
+        lead = "Sell all commodities, then take" if sell else "Take"
+        return f"{lead} a worker (no mark is possible)"
     p, c = action["pip"], action["colour"]
     h = INDEX[tuple(action["hex"])]
     value, colour = roll.pips[p], roll.colours[c]
@@ -325,9 +338,10 @@ def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:
     elif bonus.get("kind") == "worker":
         change = f" (worker: {value} as {bonus['value']})"
         value = bonus["value"]
-    text = f"{sale}mark {duchy.colours[h]} hex {list(CELLS[h])} with {value}{change}"
+    lead = "Sell all commodities, then mark" if sell else "Mark"
+    text = f"{lead} {_hex_text(duchy, h)} with {value}{change}"
     if bonus.get("kind") == "silver":
         h2 = INDEX[tuple(bonus["hex"])]
         v2 = roll.pips[bonus["pip"]]
-        text += f", then pay a silver to mark {duchy.colours[h2]} hex {list(CELLS[h2])} with {v2}"
-    return text[0].upper() + text[1:]
+        text += f", then pay a silver to mark {_hex_text(duchy, h2)} with {v2}"
+    return text

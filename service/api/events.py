@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service.announce import visible
 from service.api import component, operation, problems
-from service.api.sse import sse_response
+from service.api.sse import Event, Later, resolved, sse_response
 from service.briefing import DETAILS, Detail
 from service.context import bearer_token, game_service
 from service.games import GameService
@@ -40,11 +40,12 @@ def _read(
     after: str,
     wait: float,
     detail: Detail = "full",
-) -> tuple[list[dict[str, Any]], str]:
+) -> tuple[list[Event | Later], str]:
     """Visible events after ``after``, waiting up to ``wait`` s for the first; new cursor.
     Answers at once, with what it has, when the process begins to shut down. For a seat, the
     batch's last ``to_act`` that makes the seat owe a decision is followed by a completed
-    ``decision_due`` notice (same id) if that decision still stands."""
+    ``decision_due`` notice (same id) if that decision still stands, worked out only when
+    its turn comes (a stream sends the events before it first; see ``sse.Later``)."""
     deadline = time.monotonic() + wait
     cursor = after
     while True:
@@ -53,29 +54,29 @@ def _read(
         batch = service.store.read_events(game_id, cursor, block)
         if batch:
             cursor = batch[-1][0]
-        shown = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
+        shown: list[Event] = [{"id": eid, **event} for eid, event in batch if visible(event, seat)]
         if shown or (not batch and block is None) or time.monotonic() >= deadline:
             return _with_decision(service, game_id, seat, shown, detail), cursor
         if draining():
-            return shown, cursor
+            return list[Event | Later](shown), cursor
 
 
 def _with_decision(
     service: GameService,
     game_id: str,
     seat: int | None,
-    events: list[dict[str, Any]],
+    events: list[Event],
     detail: Detail,
-) -> list[dict[str, Any]]:
+) -> list[Event | Later]:
     if seat is None or detail == "none":
-        return events
+        return list(events)
     due = [
         n
         for n, event in enumerate(events)
         if event.get("type") in ("to_act", "game_started") and str(seat) in event["to_act"]
     ]
     if not due:
-        return events
+        return list(events)
     last = events[due[-1]]
     prompt = last["to_act"][str(seat)]
     notice = {
@@ -87,11 +88,13 @@ def _with_decision(
         "prompt": prompt,
         "deadline": prompt.get("deadline"),
     }
-    record, last_time = service.store.load_seat(game_id, seat)
-    briefed = service.briefing.brief(record, notice, detail, last_time)
-    if not briefed["current"]:
-        return events
-    return [*events[: due[-1] + 1], {"id": last["id"], **briefed}, *events[due[-1] + 1 :]]
+
+    def briefed() -> Event | None:
+        record, last_time = service.store.load_seat(game_id, seat)
+        briefed = service.briefing.brief(record, notice, detail, last_time)
+        return {"id": last["id"], **briefed} if briefed["current"] else None
+
+    return [*events[: due[-1] + 1], briefed, *events[due[-1] + 1 :]]
 
 
 @blp.route("/games/<string:game_id>/events")
@@ -128,7 +131,12 @@ class Events(MethodView):
         over = record.status is GameStatus.OVER
         wait = 0.0 if over or (pending and query["after"] == "0") else query["wait"]
         events, cursor = _read(service, game_id, caller.seat, query["after"], wait, detail)
-        feed = {"game": record.game, "pending": pending, "events": events, "cursor": cursor}
+        feed = {
+            "game": record.game,
+            "pending": pending,
+            "events": resolved(events),
+            "cursor": cursor,
+        }
         return jsonify(EventsSchema().dump(feed))
 
 

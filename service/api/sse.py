@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,11 @@ from flask import Response, current_app, stream_with_context
 from service.lifecycle import DRAIN_HINT, draining
 
 Event = dict[str, Any]
-Read = Callable[[str], tuple[list[Event], str]]
+Later = Callable[[], Event | None]
+"""An event worked out only when its turn to be sent comes (None: nothing to send), so the
+events before it are on their way first (a completed ``decision_due`` notice reads the
+game and describes the seat's legal actions: the move it follows need not wait for that)."""
+Read = Callable[[str], tuple[Sequence[Event | Later], str]]
 """Events after a cursor (waiting up to a heartbeat for the first) and the new cursor."""
 
 FIRST_LINES = "retry: 2000\n\n"
@@ -75,6 +79,16 @@ class Again:
         return True
 
 
+def resolved(items: Sequence[Event | Later]) -> list[Event]:
+    """The events of a read with the later ones worked out now (a feed answered at once)."""
+    events = []
+    for item in items:
+        event = item() if callable(item) else item
+        if event is not None:
+            events.append(event)
+    return events
+
+
 def _pending(pending: Any) -> str:
     return f"event: pending\ndata: {json.dumps(pending)}\n\n"
 
@@ -100,7 +114,10 @@ def _generate(
             if done_when_idle:
                 return
             yield ": heartbeat\n\n"
-        for event in events:
+        for item in events:
+            event = item() if callable(item) else item
+            if event is None:
+                continue
             yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
             if done_after(event):
                 return

@@ -78,3 +78,20 @@ def test_the_hot_answers_are_their_schemas_dumps(client: Any, game: str) -> None
             f"/v1/games/{gid}/actions", json={"action": action}, headers=headers
         ).get_json()
         assert ANSWERS["MoveResult"].dump(answer) == answer
+
+
+def test_a_bot_jobs_answer_leaves_out_the_view_which_only_clients_read(client: Any) -> None:
+    # A bot seat's job reads its answer's version and to_act only; building the view would
+    # delay its commit. The same move made for a client answers with the view.
+    from service.context import service_of
+    from service.moves import MoveRequest
+
+    gid, _, played = _start(client, "kingdice")
+    service = service_of(client.application)
+    (seat, action), (seat2, action2) = played.moves[:2]
+    answer, _ = service.play(gid, MoveRequest(action, seat, answer_view=False, next_actions=False))
+    assert answer["view"] is None
+    assert answer["version"] == service.record(gid).version
+    assert answer["to_act"] == client.get(f"/v1/games/{gid}").get_json()["to_act"]
+    answer, _ = service.play(gid, MoveRequest(action2, seat2))
+    assert answer["view"] is not None and answer["view"]["you"] == seat2

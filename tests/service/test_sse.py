@@ -87,3 +87,32 @@ def test_bot_feed_stream_says_pending_again_so_a_lost_notice_is_offered_again(re
     assert len(said) == 2, "said at the start, then again without any event"
     for pending in said:
         assert {(n["game_id"], n["decision"]) for n in pending} == {(game["id"], 0)}
+
+
+def test_a_stream_sends_the_events_before_working_out_a_later_one():
+    """A completed decision notice (a read and the seat's legal actions) is worked out only
+    when its turn comes, so the move before it is already on its way; a later event that
+    comes to nothing is left out."""
+    from service.api.sse import _generate
+
+    worked_out: list[str] = []
+
+    def notice() -> dict:
+        worked_out.append("notice")
+        return {"id": "1-0", "type": "decision_due"}
+
+    def nothing() -> None:
+        worked_out.append("nothing")
+
+    action = {"id": "1-0", "type": "action"}
+    stream = _generate(
+        lambda cursor: ([action, notice, nothing], "1-0"), "0", [], True, False, lambda e: False, 60
+    )
+    assert next(stream) == FIRST_LINES
+    assert next(stream).startswith("event: pending")
+    assert json.loads(next(stream).split("data: ", 1)[1]) == action
+    assert worked_out == []
+    assert "event: decision_due" in next(stream)
+    assert worked_out == ["notice"]
+    assert list(stream) == []
+    assert worked_out == ["notice", "nothing"]
