@@ -140,12 +140,18 @@ class Stack:
         """A worker of ours in the middle of a bot job, and that job's game."""
         return self._busy_worker(timeout, freeze=False)
 
-    def frozen_worker_in_a_job(self, timeout: float = 30) -> tuple[subprocess.Popen[bytes], str]:
+    def frozen_worker_in_a_job(
+        self, timeout: float = 30, wanted: Callable[[str], bool] | None = None
+    ) -> tuple[subprocess.Popen[bytes], str]:
         """A worker of ours stopped (SIGSTOP) in the middle of a bot job, and that job's game:
-        killing it now surely loses the job."""
-        return self._busy_worker(timeout, freeze=True)
+        killing it now surely loses the job. ``wanted`` (a game id -> bool) is asked while the
+        worker is stopped; a job whose game it refuses (say, one the job's own commit has
+        already ended) is let go and another looked for."""
+        return self._busy_worker(timeout, freeze=True, wanted=wanted)
 
-    def _busy_worker(self, timeout: float, freeze: bool) -> tuple[subprocess.Popen[bytes], str]:
+    def _busy_worker(
+        self, timeout: float, freeze: bool, wanted: Callable[[str], bool] | None = None
+    ) -> tuple[subprocess.Popen[bytes], str]:
         from rq import Worker
         from rq.exceptions import NoSuchJobError
         from rq.job import Job, JobStatus
@@ -166,7 +172,8 @@ class Stack:
                 os.kill(worker.pid, signal.SIGSTOP)
                 still = Worker.find_by_key(worker.key, connection=connection)
                 in_flight = job.get_status(refresh=True) == JobStatus.STARTED
-                if still is not None and still.get_current_job_id() == job_id and in_flight:
+                ours = still is not None and still.get_current_job_id() == job_id and in_flight
+                if ours and (wanted is None or wanted(job.args[0])):
                     return pids[worker.pid], job.args[0]
                 os.kill(worker.pid, signal.SIGCONT)
             return None
@@ -239,6 +246,11 @@ class Progress:
 
     def snapshot(self) -> dict[str, GameRecord | None]:
         return dict(zip(self.game_ids, self.service.store.glance(self.game_ids), strict=True))
+
+    def is_active(self, game_id: str) -> bool:
+        """Whether the game is still being played (read straight from Redis)."""
+        (record,) = self.service.store.glance([game_id])
+        return record is not None and record.status is GameStatus.ACTIVE
 
     def waits_after(self, moment: Callable[[], None], timeout: float) -> dict[str, float]:
         """Do ``moment`` (a kill), then for every game active just before it, the seconds until

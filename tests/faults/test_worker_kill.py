@@ -32,10 +32,11 @@ def test_killing_one_of_two_workers_three_times_strands_no_game(stack: Stack) ->
         active = [r for r in progress.snapshot().values() if r and r.status is GameStatus.ACTIVE]
         if len(active) < 2 * PER_GAME:  # games end: keep enough in flight for a job to catch
             progress.game_ids.extend(bot_games(service, PER_GAME))
-        victim, game_id = stack.frozen_worker_in_a_job()
+        # a job frozen after its own commit ended its game would leave no game to wait on
+        victim, game_id = stack.frozen_worker_in_a_job(wanted=progress.is_active)
         waits = progress.waits_after(partial(kill9, victim), timeout=MAX_WAIT)
         stack.start_worker()
-        assert game_id in waits, stack.tail()
+        assert game_id in waits, f"the lost job's game {game_id} was not active\n{stack.tail()}"
         worst.append(max(waits.values()))
         print(
             f"kill: {len(waits)} active games, game of the lost job waited "
