@@ -624,9 +624,7 @@ class GameService:
             "was changed, retry shortly",
         )
 
-    def _decide(
-        self, record: GameRecord, seat: int, move: MoveRequest, state: Any = None
-    ) -> Move:
+    def _decide(self, record: GameRecord, seat: int, move: MoveRequest, state: Any = None) -> Move:
         """The move decided on ``record`` (updated to match); ``state``: the record's state
         already decoded (it is changed). Raises one of ``REFUSED``."""
         self._check_active(record)

@@ -159,9 +159,7 @@ class Carcassonne(Game):
             return "End the turn without scoring and keep a knight to double your next turn"
         return super().describe(state, seat, action)
 
-    def describe_all(
-        self, state: CarcassonneState, seat: int, actions: list[Action]
-    ) -> list[str]:
+    def describe_all(self, state: CarcassonneState, seat: int, actions: list[Action]) -> list[str]:
         grid = grid_of(state.turn)  # built once for every placement
         return [
             self._place_text(state.turn, grid, action)

@@ -49,9 +49,7 @@ def distinct_keeps(state: KingState) -> list[list[int]]:
     showing the same face is kept too (the kept dice of a face are its lowest ones)."""
     faces = thrown_faces(state)
     lower = [sum(1 << j for j in range(i) if faces[j] == faces[i]) for i in range(6)]
-    return [
-        [*keep] for keep, mask in _KEEP_MASKS if all(lower[i] & ~mask == 0 for i in keep)
-    ]
+    return [[*keep] for keep, mask in _KEEP_MASKS if all(lower[i] & ~mask == 0 for i in keep)]
 
 
 def thrown_faces(state: KingState) -> list[tuple[int, str]]:
