@@ -308,16 +308,17 @@ def check_round(duchy: Duchy, sheet: Sheet, roll: Roll, action: Action) -> None:
         )
 
 
-_HEX_TEXTS: dict[str, list[str]] = {}
-"""Per duchy (by name), each hex as the sentences name it ("blue hex [2, 3]"): a move's
-answer describes some 70 actions, most of them naming hexes."""
+_HEX_TEXTS: dict[tuple[str, ...], list[str]] = {}
+"""Per duchy layout (its hex colours, so two sheets under one name never share), each hex
+as the sentences name it ("blue hex [2, 3]"): a move's answer describes some 70 actions,
+most of them naming hexes."""
 
 
 def _hex_text(duchy: Duchy, h: int) -> str:
-    texts = _HEX_TEXTS.get(duchy.name)
+    texts = _HEX_TEXTS.get(duchy.colours)
     if texts is None:
         texts = [f"{duchy.colours[n]} hex {list(CELLS[n])}" for n in range(len(CELLS))]
-        _HEX_TEXTS[duchy.name] = texts
+        _HEX_TEXTS[duchy.colours] = texts
     return texts[h]
 
 
