@@ -137,17 +137,18 @@ class GameService:
         """Who ``token`` is in this game. Raises Unauthorized for a token that opens nothing."""
         if token is None:
             return Caller()
-        caller = self._caller(record, token)
+        token_digest = tokens.digest(token)  # once, for every digest it is compared with
+        caller = self._caller(record, token, token_digest)
         if caller is None:
             raise Unauthorized("this token opens no seat of this game")
-        tokens.vouch(token)
+        tokens.vouch(token, token_digest)
         return caller
 
-    def _caller(self, record: GameRecord, token: str) -> Caller | None:
-        if tokens.matches(token, record.creator_digest):
+    def _caller(self, record: GameRecord, token: str, token_digest: str) -> Caller | None:
+        if tokens.digest_matches(token_digest, record.creator_digest):
             return Caller(creator=True)
         for seat, info in enumerate(record.seats):
-            if tokens.matches(token, info.token_digest):
+            if tokens.digest_matches(token_digest, info.token_digest):
                 return Caller(seat=seat)
         if token.startswith("bot_"):
             account = self.accounts.by_token(token)

@@ -132,8 +132,10 @@ def who_is_asking(authorization: str, address: str | None) -> str:
     """The counter a request counts against: its verified token (in its ``Authorization``
     header), else its address."""
     token = authorization.partition(" ")[2].strip()
-    if token and tokens.vouched(token):
-        return f"t:{tokens.digest(token)[:24]}"
+    if token:
+        token_digest = tokens.digest(token)
+        if tokens.vouched_digest(token_digest):
+            return f"t:{token_digest[:24]}"
     return f"a:{address}"
 
 

@@ -116,6 +116,15 @@ class GameRecord:
     visibility: str = "public"
     """``public``: listed, open seats joinable by anyone; ``private``: unlisted, seats taken
     with their invite token or the creator's token."""
+    state_json: bytes | None = field(default=None, repr=False, compare=False)
+    """``state`` as the store holds it (its JSON bytes), when this record was read or written
+    with it; None once ``state`` is set anew. What ``service.decoded`` compares: equal bytes,
+    equal state."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "state":  # the stored bytes no longer describe it
+            object.__setattr__(self, "state_json", None)
+        object.__setattr__(self, name, value)
 
     @property
     def seed_public(self) -> bool:
@@ -154,6 +163,27 @@ class GameRecord:
             self.banks[str(seat)] = max(0.0, self.banks.get(str(seat), start) - took)
         for due in due_now:
             self.banks[str(due)] = self.banks.get(str(due), start) + increment
+
+
+class StoredRecord(GameRecord):
+    """A record read from the store, its ``state`` parsed from the stored bytes
+    (``state_json``) only when something first reads it: a request that finds the state
+    already decoded (``service.decoded`` compares the bytes) parses nothing."""
+
+    def __init__(self, state_json: bytes, **fields: Any) -> None:
+        super().__init__(**fields)
+        self._parsed: dict[str, Any] | None = None
+        self.state_json = state_json
+
+    @property  # type: ignore[override]
+    def state(self) -> dict[str, Any]:
+        if self._parsed is None:
+            self._parsed = _loads(self.state_json or b"{}")
+        return self._parsed
+
+    @state.setter
+    def state(self, value: dict[str, Any]) -> None:
+        self._parsed = value
 
 
 @dataclass(frozen=True)
@@ -406,13 +436,12 @@ class GameStore:
         raw = dict(zip(_FIELDS, values, strict=True))
         archived = archives.unpack(raw["archive"], with_log=False) if raw["archive"] else None
         if archived is not None:
-            meta, state, result = archived.meta, archived.state, archived.meta["result"]
+            meta, result = archived.meta, archived.meta["result"]
         elif raw["meta"] is not None:
-            meta, state = _loads(raw["meta"]), _loads(raw["state"] or "{}")
-            result = _loads(raw["result"] or "null")
+            meta, result = _loads(raw["meta"]), _loads(raw["result"] or "null")
         else:
             return None
-        return GameRecord(
+        fields: dict[str, Any] = dict(
             id=meta["id"],
             game=meta["game"],
             seats=[SeatRecord(**seat) for seat in meta["seats"]],
@@ -424,7 +453,6 @@ class GameStore:
             status=GameStatus(raw["status"]),
             version=int(raw["version"] or 0),
             counter=int(raw["counter"] or 0),
-            state=state,
             result=result,
             decision_seconds=meta.get("decision_seconds"),
             tournament=meta.get("tournament"),
@@ -437,6 +465,9 @@ class GameStore:
             visibility=meta.get("visibility", "public"),
             revealed=bool(raw["revealed"]),
         )
+        if archived is not None:
+            return GameRecord(state=archived.state, **fields)
+        return StoredRecord(state_json=raw["state"] or b"{}", **fields)
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
         """The game's record, or None. With a watching pipeline, reads immediately; else the
@@ -498,6 +529,7 @@ class GameStore:
         fields = self._encode(record, meta)
         # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
         pipe.hset(self.key_for(record.id, "game"), mapping=fields)  # type: ignore[arg-type]
+        record.state_json = fields["state"].encode()  # the bytes a read will find
         self.touch(pipe, record)
 
     def touch(self, pipe: Pipeline, record: GameRecord) -> None:

@@ -28,13 +28,22 @@ def matches(token: str | None, stored_digest: str | None) -> bool:
     """True when ``token`` is the one whose digest was stored (constant-time compare)."""
     if not token or not stored_digest:
         return False
-    return hmac.compare_digest(digest(token), stored_digest)
+    return digest_matches(digest(token), stored_digest)
 
 
-def vouch(token: str) -> None:
+def digest_matches(token_digest: str, stored_digest: str | None) -> bool:
+    """:func:`matches` for a token whose digest is already worked out (a request that
+    compares one token with several stored digests works it out once)."""
+    if not stored_digest:
+        return False
+    return hmac.compare_digest(token_digest, stored_digest)
+
+
+def vouch(token: str, token_digest: str | None = None) -> None:
     """Remember that ``token`` opened something in this process: the rate limiter then counts
-    its requests per token instead of per client address."""
-    key = digest(token)
+    its requests per token instead of per client address. ``token_digest``: its digest, if
+    the caller has it already."""
+    key = digest(token) if token_digest is None else token_digest
     with _lock:
         _vouched[key] = None
         _vouched.move_to_end(key)
@@ -42,7 +51,8 @@ def vouch(token: str) -> None:
             _vouched.popitem(last=False)
 
 
-def vouched(token: str) -> bool:
-    """Whether ``token`` has opened something in this process (see :func:`vouch`)."""
+def vouched_digest(token_digest: str) -> bool:
+    """Whether the token of ``token_digest`` has opened something in this process (see
+    :func:`vouch`)."""
     with _lock:
-        return digest(token) in _vouched
+        return token_digest in _vouched

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.codec import canonical_json
 from engine.games import get_game
 from service.context import service_of
 from service.decoded import DecodedStates
-from service.store import GameRecord, GameStatus
+from service.store import GameRecord, GameStatus, StoredRecord
 from tests.service.test_api_basics import auth, join_all
 
 
@@ -25,6 +26,7 @@ def record(game_id: str, version: int, state: dict[str, Any]) -> GameRecord:
         status=GameStatus.ACTIVE,
         version=version,
         state=state,
+        state_json=canonical_json(state).encode(),
     )
 
 
@@ -49,6 +51,35 @@ def test_a_kept_state_is_not_used_for_other_data_at_the_same_version():
     states = DecodedStates()
     states.keep(record("g", 3, {"x": 1}), object())
     assert states.take(record("g", 3, {"x": 2})) is None
+
+
+def test_a_record_whose_state_was_set_anew_is_neither_kept_nor_matched():
+    states = DecodedStates()
+    changed = record("g", 3, {"x": 1})
+    changed.state = {"x": 1}
+    assert changed.state_json is None, "setting the state drops the bytes it was stored as"
+    states.keep(changed, object())
+    assert len(states) == 0
+    states.keep(record("g", 3, {"x": 1}), object())
+    assert states.take(changed) is None
+
+
+def test_a_stored_record_parses_its_state_only_when_read():
+    stored = StoredRecord(
+        state_json=b'{"x":[1,2]}',
+        id="g",
+        game="kingdice",
+        seats=[],
+        options={},
+        seed="s",
+        commitment="c",
+        creator_digest="d",
+        created_at=0.0,
+    )
+    assert stored._parsed is None, "nothing parsed yet"
+    assert stored.state == {"x": [1, 2]} and stored.state_json == b'{"x":[1,2]}'
+    stored.state = {"x": [3]}
+    assert stored.state == {"x": [3]} and stored.state_json is None
 
 
 def test_the_states_held_are_bounded():
@@ -83,6 +114,7 @@ def test_a_move_keeps_the_state_it_left_and_the_next_request_uses_it(client):
     )
     assert moved.status_code == 200, moved.get_json()
     stored = service.store.load(game_id)
+    assert stored is not None and stored.state_json == canonical_json(stored.state).encode()
     held = service.states.take(stored)
     assert held is not None, "the move kept the state it committed"
     game = get_game("kingdice")
