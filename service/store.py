@@ -288,6 +288,17 @@ def _dumps(data: Any) -> str:
         return json.dumps(data)
 
 
+def _state_json(state: dict[str, Any]) -> bytes:
+    """A game state's stored JSON: sorted keys, no spaces, the text ``codec.canonical_json``
+    gives for the engines' (ASCII) states, written by orjson (ten times faster on a state),
+    or by the standard library for what orjson refuses (integers beyond 64 bits, keys that
+    are not text). Equal states give equal bytes (``service.decoded`` compares them)."""
+    try:
+        return orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        return codec.canonical_json(state).encode()
+
+
 _FIELDS = (
     "meta",
     "state",
@@ -396,12 +407,12 @@ class GameStore:
 
     # --- records --------------------------------------------------------------------------
     @staticmethod
-    def _encode(record: GameRecord, meta: bool = True) -> dict[str, str]:
+    def _encode(record: GameRecord, meta: bool = True) -> dict[str, str | bytes]:
         """The hash fields of ``record``; ``meta=False`` leaves out (and does not encode) what
         a move never changes."""
         return {
             **({"meta": _dumps(GameStore._meta(record))} if meta else {}),
-            "state": codec.canonical_json(record.state),
+            "state": _state_json(record.state),
             "version": str(record.version),
             "counter": str(record.counter),
             "status": record.status.value,
@@ -529,7 +540,7 @@ class GameStore:
         fields = self._encode(record, meta)
         # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
         pipe.hset(self.key_for(record.id, "game"), mapping=fields)  # type: ignore[arg-type]
-        record.state_json = fields["state"].encode()  # the bytes a read will find
+        record.state_json = cast(bytes, fields["state"])  # the bytes a read will find
         self.touch(pipe, record)
 
     def touch(self, pipe: Pipeline, record: GameRecord) -> None:
