@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, cast
+
+import orjson
 
 from engine.dice import Dice
 from engine.kingdice.board import DRAGON, NOBODY
@@ -37,12 +39,14 @@ def _card_text(card_id: int) -> str:
     )
 
 
-_CARD_TEXT = [_card_text(c["id"]) for c in CARDS]
+_CARD_TEXT = [_card_text(c["id"]).encode() for c in CARDS]
 
 
 def card_json(card_id: int) -> dict[str, Any]:
-    """A citizen card as the view shows it face up in the job market (a fresh copy)."""
-    return json.loads(_CARD_TEXT[card_id])
+    """A citizen card as the view shows it face up in the job market (a fresh copy, parsed
+    by orjson: a view shows up to six, and the standard library's parser took a sixth of
+    the view's time)."""
+    return cast("dict[str, Any]", orjson.loads(_CARD_TEXT[card_id]))
 
 
 def held_json(card_id: int) -> dict[str, Any]:
