@@ -117,14 +117,10 @@ class GameRecord:
     """``public``: listed, open seats joinable by anyone; ``private``: unlisted, seats taken
     with their invite token or the creator's token."""
     state_json: bytes | None = field(default=None, repr=False, compare=False)
-    """``state`` as the store holds it (its JSON bytes), when this record was read or written
-    with it; None once ``state`` is set anew. What ``service.decoded`` compares: equal bytes,
+    """``state`` as the store holds it (its JSON bytes), for a record read from the store
+    (:class:`StoredRecord`) since it was last read or written; None once ``state`` is set
+    anew, and always for any other record. What ``service.decoded`` compares: equal bytes,
     equal state."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "state":  # the stored bytes no longer describe it
-            object.__setattr__(self, "state_json", None)
-        object.__setattr__(self, name, value)
 
     @property
     def seed_public(self) -> bool:
@@ -171,7 +167,7 @@ class StoredRecord(GameRecord):
     already decoded (``service.decoded`` compares the bytes) parses nothing."""
 
     def __init__(self, state_json: bytes, **fields: Any) -> None:
-        super().__init__(**fields)
+        super().__init__(**fields)  # sets ``state`` to its default, {}: unset it
         self._parsed: dict[str, Any] | None = None
         self.state_json = state_json
 
@@ -184,6 +180,7 @@ class StoredRecord(GameRecord):
     @state.setter
     def state(self, value: dict[str, Any]) -> None:
         self._parsed = value
+        self.state_json = None  # the stored bytes no longer describe it
 
 
 @dataclass(frozen=True)
@@ -540,7 +537,8 @@ class GameStore:
         fields = self._encode(record, meta)
         # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
         pipe.hset(self.key_for(record.id, "game"), mapping=fields)  # type: ignore[arg-type]
-        record.state_json = cast(bytes, fields["state"])  # the bytes a read will find
+        if isinstance(record, StoredRecord):
+            record.state_json = cast(bytes, fields["state"])  # the bytes a read will find
         self.touch(pipe, record)
 
     def touch(self, pipe: Pipeline, record: GameRecord) -> None:

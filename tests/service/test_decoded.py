@@ -14,7 +14,9 @@ from tests.service.test_api_basics import auth, join_all
 
 
 def record(game_id: str, version: int, state: dict[str, Any]) -> GameRecord:
-    return GameRecord(
+    """A record as the store reads it (its state's stored bytes beside it)."""
+    return StoredRecord(
+        state_json=canonical_json(state).encode(),
         id=game_id,
         game="kingdice",
         seats=[],
@@ -25,8 +27,6 @@ def record(game_id: str, version: int, state: dict[str, Any]) -> GameRecord:
         created_at=0.0,
         status=GameStatus.ACTIVE,
         version=version,
-        state=state,
-        state_json=canonical_json(state).encode(),
     )
 
 
@@ -65,8 +65,16 @@ def test_a_record_whose_state_was_set_anew_is_neither_kept_nor_matched():
 
 
 def test_a_stored_record_parses_its_state_only_when_read():
-    stored = StoredRecord(
-        state_json=b'{"x":[1,2]}',
+    stored = record("g", 3, {"x": [1, 2]})
+    assert isinstance(stored, StoredRecord) and stored._parsed is None, "nothing parsed yet"
+    assert stored.state == {"x": [1, 2]} and stored.state_json == b'{"x":[1,2]}'
+    stored.state = {"x": [3]}
+    assert stored.state == {"x": [3]} and stored.state_json is None
+
+
+def test_a_record_not_read_from_the_store_is_never_kept():
+    states = DecodedStates()
+    made = GameRecord(
         id="g",
         game="kingdice",
         seats=[],
@@ -75,11 +83,11 @@ def test_a_stored_record_parses_its_state_only_when_read():
         commitment="c",
         creator_digest="d",
         created_at=0.0,
+        version=3,
+        state={"x": 1},
     )
-    assert stored._parsed is None, "nothing parsed yet"
-    assert stored.state == {"x": [1, 2]} and stored.state_json == b'{"x":[1,2]}'
-    stored.state = {"x": [3]}
-    assert stored.state == {"x": [3]} and stored.state_json is None
+    states.keep(made, object())
+    assert made.state_json is None and len(states) == 0
 
 
 def test_the_states_held_are_bounded():
