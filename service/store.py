@@ -475,7 +475,9 @@ class GameStore:
         )
         if archived is not None:
             return GameRecord(state=archived.state, **fields)
-        return StoredRecord(state_json=raw["state"] or b"{}", **fields)
+        if raw["state"] is None:  # not read (``glance``): nothing to parse, nothing to compare
+            return GameRecord(**fields)
+        return StoredRecord(state_json=raw["state"], **fields)
 
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
         """The game's record, or None. With a watching pipeline, reads immediately; else the
