@@ -12,21 +12,22 @@ from service.decoded import DecodedStates
 from service.store import GameRecord, GameStatus, StoredRecord
 from tests.service.test_api_basics import auth, join_all
 
+FIELDS: dict[str, Any] = {
+    "game": "kingdice",
+    "seats": [],
+    "options": {},
+    "seed": "s",
+    "commitment": "c",
+    "creator_digest": "d",
+    "created_at": 0.0,
+    "status": GameStatus.ACTIVE,
+}
+
 
 def record(game_id: str, version: int, state: dict[str, Any]) -> GameRecord:
     """A record as the store reads it (its state's stored bytes beside it)."""
     return StoredRecord(
-        state_json=canonical_json(state).encode(),
-        id=game_id,
-        game="kingdice",
-        seats=[],
-        options={},
-        seed="s",
-        commitment="c",
-        creator_digest="d",
-        created_at=0.0,
-        status=GameStatus.ACTIVE,
-        version=version,
+        state_json=canonical_json(state).encode(), id=game_id, version=version, **FIELDS
     )
 
 
@@ -74,18 +75,7 @@ def test_a_stored_record_parses_its_state_only_when_read():
 
 def test_a_record_not_read_from_the_store_is_never_kept():
     states = DecodedStates()
-    made = GameRecord(
-        id="g",
-        game="kingdice",
-        seats=[],
-        options={},
-        seed="s",
-        commitment="c",
-        creator_digest="d",
-        created_at=0.0,
-        version=3,
-        state={"x": 1},
-    )
+    made = GameRecord(id="g", version=3, state={"x": 1}, **FIELDS)
     states.keep(made, object())
     assert made.state_json is None and len(states) == 0
 
