@@ -5,14 +5,17 @@ Each candidate (a colour to choose, throwing on or stopping, a placement) is pla
 the heuristic for every seat to the end of the turn after this one, so the search sees the
 dice it pushes its luck against and the next active player's throw; the leaf is worth the
 seat's progress toward the win (nine treasures and one colour complete: treasures, crosses,
-the fewest spaces left in any colour and, until nine treasures are found, how far the
-uncrossed treasures still are, the heuristic's own approach measure) minus the best other
-seat's, and a finished game is worth its places first. Whole games run 120-270 steps, too
-long for a second's budget. The candidates are the heuristic's choice and the five others
-its own values rate best. The rollouts' dice are keyed to the moment of the game (the turn,
-its n-th throw, the treasure throws due: ``chance_key``), so a candidate that stops and
-one that throws on meet the same next throws in a world (common random numbers past the
-first difference; the paired differences' spread falls by about a quarter).
+the fewest spaces left in any colour) minus the best other seat's, and a finished game is
+worth its places first. Whole games run 120-270 steps, too long for a second's budget.
+The candidates are the heuristic's choice and the five others its own values rate best.
+
+:class:`KeyedSearchBot` (not the catalogue's: screened without a measurable gain) keys the
+rollouts' dice to the moment of the game (the turn, its n-th throw, the treasure throws
+due: ``chance_key``), so a candidate that stops and one that throws on meet the same next
+throws in a world (common random numbers past the first difference; the paired
+differences' spread falls by about a quarter), and its leaf also counts, until nine
+treasures are found, how far the uncrossed treasures still are (the heuristic's approach
+measure).
 """
 
 from __future__ import annotations
@@ -71,9 +74,9 @@ def treasure_distance(board: Board, crossed: int) -> int:
     return total
 
 
-def progress(state: DicelandState, seat: int) -> float:
+def progress(state: DicelandState, seat: int, approach: bool = False) -> float:
     """How near ``seat`` is to winning: treasures (up to nine), crosses, a colour nearly done,
-    and while treasures are still wanted, how near the uncrossed ones are."""
+    and (``approach``) while treasures are still wanted, how near the uncrossed ones are."""
     board = board_of(state, seat)  # in the game's maps edition
     crossed = 0
     for i in state.crosses[seat]:
@@ -82,7 +85,7 @@ def progress(state: DicelandState, seat: int) -> float:
     treasures = min(TREASURES_TO_WIN, found)
     left = min((board.colour_mask[c] & ~crossed).bit_count() for c in COLOURS)
     value = TREASURE * treasures + CROSS * len(state.crosses[seat]) - COLOUR_LEFT * left
-    if found < TREASURES_TO_WIN:
+    if approach and found < TREASURES_TO_WIN:
         value -= APPROACH * treasure_distance(board, crossed)
     return value
 
@@ -91,6 +94,10 @@ class DicelandLookahead(Lookahead):
     """Rollouts over two turns, valued by the progress margin (module docstring)."""
 
     width = 6
+    keyed = False
+    """Whether the rollouts' dice are keyed to the moment of the game (:meth:`chance_key`)."""
+    approach = False
+    """Whether the leaf counts the steps to the uncrossed treasures (:func:`progress`)."""
 
     def seat(self, view: Any) -> int:
         return int(view["you"])
@@ -105,7 +112,10 @@ class DicelandLookahead(Lookahead):
     def chance_key(self, state: DicelandState) -> Any:
         """Which throw the next die belongs to: the turn's first throw, its n-th throw on,
         or a treasure throw (with the queue of treasure throws at that moment), so every
-        candidate of a world meets the same throws at the same moments (``KeyedDice``)."""
+        candidate of a world meets the same throws at the same moments (``KeyedDice``);
+        None (one stream per world) unless ``keyed``."""
+        if not self.keyed:
+            return None
         if state.phase == Phase.TREASURE:
             return (state.turn, "treasure", *state.treasure_queue)
         return (state.turn, state.phase.value, state.throws)
@@ -119,8 +129,17 @@ class DicelandLookahead(Lookahead):
     def value(self, state: DicelandState, seat: int, mark: Any) -> float:
         if self.game.is_over(state):
             return FINISHED * self.outcome(state, seat)
-        mine = progress(state, seat)
-        return mine - max(progress(state, s) for s in range(state.seats) if s != seat)
+        mine = progress(state, seat, self.approach)
+        others = (progress(state, s, self.approach) for s in range(state.seats) if s != seat)
+        return mine - max(others)
+
+
+class KeyedLookahead(DicelandLookahead):
+    """The lookahead with keyed dice and the treasure-distance leaf (screened 2026-11-24:
+    no gain measured, so not the catalogue's; see RULES.md)."""
+
+    keyed = True
+    approach = True
 
 
 class DicelandSearchBot(SearchBot):
@@ -128,3 +147,10 @@ class DicelandSearchBot(SearchBot):
 
     game_name = "diceland"
     lookahead_class = DicelandLookahead
+
+
+class KeyedSearchBot(DicelandSearchBot):
+    """The search with :class:`KeyedLookahead`, for matches and screens
+    (``engine.diceland.search:KeyedSearchBot``)."""
+
+    lookahead_class = KeyedLookahead

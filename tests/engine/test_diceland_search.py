@@ -8,7 +8,12 @@ import random
 
 from engine.dice import Dice
 from engine.diceland.bots import Scorer
-from engine.diceland.search import DicelandLookahead, progress, treasure_distance
+from engine.diceland.search import (
+    DicelandLookahead,
+    KeyedLookahead,
+    progress,
+    treasure_distance,
+)
 from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of, crossed_mask
 from engine.games import get_game
@@ -43,7 +48,7 @@ def _push_state() -> tuple[DicelandState, int]:
 
 
 def _next_turns_throw(state: DicelandState, seat: int, action: dict, world: str) -> list[str]:
-    look = DicelandLookahead(GAME)
+    look = KeyedLookahead(GAME)
     state = copy.deepcopy(state)
     dice = KeyedDice(world, lambda: look.chance_key(state))
     turn = state.turn
@@ -65,6 +70,7 @@ def test_diceland_rollouts_meet_the_same_next_throw_whether_they_stop_or_throw_o
         thrown = _next_turns_throw(state, seat, {"type": "throw"}, world)
         assert stopped == thrown and len(stopped) == 6
     assert len({tuple(_next_turns_throw(state, seat, {"type": "stop"}, w)) for w in "abcdef"}) > 1
+    assert DicelandLookahead(GAME).chance_key(state) is None  # the catalogue's: one stream
 
 
 def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
@@ -86,7 +92,7 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
     dice = Dice("leaf-nearer")
     state = GAME.setup(2, GAME.validate_options(2, {}), dice)
     board = board_of(state, 0)
-    before = progress(state, 0)
+    before = progress(state, 0, approach=True)
     start = board.start
     step = next(
         i
@@ -99,4 +105,5 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
         board, crossed_mask(nearer, 0)
     )
     assert gain > 0
-    assert progress(nearer, 0) > before
+    assert progress(nearer, 0, approach=True) > before
+    assert progress(nearer, 0) == progress(state, 0) + 1  # the catalogue's leaf: one cross
