@@ -25,7 +25,8 @@ placed above the heuristic (per deal, with its 95% CI). ``tournaments``: that fo
 game with 2, 3 and 4 seats (a seat count a game refuses is skipped with the reason), at
 least ``--rounds`` deals each, then more while search > heuristic > random is not strictly
 separated and the tournament's share of ``--cpu-minutes`` (and of ``--wall-minutes``, on a
-busy machine) is not spent; the search plays
+busy machine) is not spent (``--play-on``: not stopping once separated, so a tournament
+played over sittings is not cut at a lucky moment); the search plays
 :data:`TOURNAMENT_ITERATIONS` simulations a decision (reproducible) unless told.
 
 ``--jobs N`` plays N games of a tournament at once in worker processes; their results are
@@ -601,9 +602,8 @@ def tournaments(console: Console, args: argparse.Namespace) -> None:
                     progress.update(task, completed=run.games // seats)
                     progress.update(overall, completed=used + spent)
                     late = time.monotonic() - started > wall_share
-                    if run.games // seats >= args.rounds and (
-                        all(run.separated()) or spent > share or late
-                    ):
+                    decided = all(run.separated()) and not args.play_on
+                    if run.games // seats >= args.rounds and (decided or spent > share or late):
                         break
             except KeyboardInterrupt:  # Ctrl-C: report the deals played so far, then stop
                 stopped = True
@@ -678,6 +678,12 @@ def main(argv: Sequence[str] | None = None) -> Any:
         "--wall-minutes", type=float, default=60.0, help="tournaments: wall-clock budget"
     )
     parser.add_argument("--json", help="tournaments: append each one's figures (JSON lines)")
+    parser.add_argument(
+        "--play-on",
+        action="store_true",
+        help="tournaments: do not stop when separated, only at --max-rounds or a budget"
+        " (a tournament played over sittings, its length not chosen by its own result)",
+    )
     parser.add_argument(
         "--jobs", type=int, default=1, help="tournament(s): games played at once (processes)"
     )

@@ -88,6 +88,33 @@ class FastDice(Dice):
         return []
 
 
+class KeyedDice(FastDice):
+    """Lookahead dice whose draws follow the game's moment, not the order of the draws.
+
+    Each draw asks ``key()`` (the game's name for the chance event about to be drawn, read
+    from the state being simulated, e.g. "turn 7, phase-1 throw 2"); whenever the key
+    changes the stream restarts from ``world:key``. Two rollouts of one world that took
+    different decisions then see the same throw at the same moment of the game even when
+    one of them drew more dice before it (threw on where the other stopped, earned a
+    treasure throw), which keeps their comparison paired (common random numbers) past the
+    first difference. Reproducible: the streams are seeded by strings (SHA-512 in
+    ``random``), not by ``hash``.
+    """
+
+    __slots__ = ("_key", "_moment", "_world")
+
+    def __init__(self, world: str, key: Any) -> None:
+        super().__init__(world)
+        self._world, self._key, self._moment = world, key, None
+
+    def randbelow(self, n: int) -> int:
+        moment = self._key()
+        if moment != self._moment:
+            self._moment = moment
+            self._rng.seed(f"{self._world}:{moment}")
+        return super().randbelow(n)
+
+
 def fast_step(game: Game, state: State, seat: int, action: Action, dice: Dice) -> None:
     """The fast path: apply an action known to be legal, without ``check`` (mutates state)."""
     game.perform(state, seat, action, dice)
@@ -140,6 +167,12 @@ class Lookahead:
         if len(legal) == 1:
             return legal[0]
         return self.rollout_bot.choose(self.game.view(state, seat), legal, rng)
+
+    def chance_key(self, state: State) -> Any:
+        """The name of the chance event the state's next draw is for (see
+        :class:`KeyedDice`), or None (the default): every world's rollouts share one
+        stream of draws, in the order they are drawn."""
+        return None
 
     def worlds(self, view: View) -> int | None:
         """Most worlds worth playing from ``view`` (default: no limit); 1 where nothing
@@ -266,7 +299,11 @@ class SearchBot(Bot):
         look, game = self.look, self.look.game
         state = game.sample(view, seat, FastDice(world_seed + ":sample"))
         mark = look.begin(state, seat)
-        dice = FastDice(world_seed)
+        dice = (
+            KeyedDice(world_seed, lambda: look.chance_key(state))
+            if look.chance_key(state) is not None
+            else FastDice(world_seed)
+        )
         rng = random.Random(world_seed)
         fast_step(game, state, seat, action, dice)
         while not game.is_over(state) and not look.done(state, seat, mark):

@@ -5,9 +5,17 @@ Each candidate (a colour to choose, throwing on or stopping, a placement) is pla
 the heuristic for every seat to the end of the turn after this one, so the search sees the
 dice it pushes its luck against and the next active player's throw; the leaf is worth the
 seat's progress toward the win (nine treasures and one colour complete: treasures, crosses,
-and the fewest spaces left in any colour) minus the best other seat's, and a finished game
-is worth its places first. Whole games run 120-270 steps, too long for a second's budget.
+the fewest spaces left in any colour) minus the best other seat's, and a finished game is
+worth its places first. Whole games run 120-270 steps, too long for a second's budget.
 The candidates are the heuristic's choice and the five others its own values rate best.
+
+:class:`KeyedSearchBot` (not the catalogue's: screened without a measurable gain) keys the
+rollouts' dice to the moment of the game (the turn, its n-th throw, the treasure throws
+due: ``chance_key``), so a candidate that stops and one that throws on meet the same next
+throws in a world (common random numbers past the first difference; the paired
+differences' spread falls by about a quarter), and its leaf also counts, until nine
+treasures are found, how far the uncrossed treasures still are (the heuristic's approach
+measure).
 """
 
 from __future__ import annotations
@@ -15,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Action
-from engine.diceland.board import COLOURS, TREASURES_TO_WIN
-from engine.diceland.bots import HeuristicBot
-from engine.diceland.state import DicelandState
+from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
+from engine.diceland.bots import APPROACH, FAR, HeuristicBot
+from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of
 from engine.search import Lookahead, SearchBot
 
@@ -30,21 +38,66 @@ CROSS = 1.0
 COLOUR_LEFT = 2.0
 
 
-def progress(state: DicelandState, seat: int) -> float:
-    """How near ``seat`` is to winning: treasures (up to nine), crosses, a colour nearly done."""
+_BALLS: dict[int, tuple[Board, list[tuple[int, list[int]]]]] = {}
+
+
+def treasure_balls(board: Board) -> list[tuple[int, list[int]]]:
+    """For each treasure hex, the masks of the hexes within 0, 1, ..., ``FAR - 1`` steps
+    of it over non-obstacle hexes (built once per board)."""
+    found = _BALLS.get(id(board))
+    if found is None or found[0] is not board:
+        balls = []
+        for t in bits(board.treasure_mask):
+            dist = board.distances(1 << t)
+            masks = [0] * FAR
+            for i, d in enumerate(dist):
+                for k in range(d, FAR) if d >= 0 else ():
+                    masks[k] |= 1 << i
+            balls.append((t, masks))
+        found = _BALLS[id(board)] = (board, balls)
+    return found[1]
+
+
+def treasure_distance(board: Board, crossed: int) -> int:
+    """The steps from the crossed area to each uncrossed treasure, each capped at ``FAR``,
+    summed (the heuristic's approach term, as a leaf: how far the treasures still are)."""
+    total = 0
+    for t, masks in treasure_balls(board):
+        if (crossed >> t) & 1:
+            continue
+        steps = FAR
+        for d, mask in enumerate(masks):
+            if mask & crossed:
+                steps = d
+                break
+        total += steps
+    return total
+
+
+def progress(state: DicelandState, seat: int, approach: bool = False) -> float:
+    """How near ``seat`` is to winning: treasures (up to nine), crosses, a colour nearly done,
+    and (``approach``) while treasures are still wanted, how near the uncrossed ones are."""
     board = board_of(state, seat)  # in the game's maps edition
     crossed = 0
     for i in state.crosses[seat]:
         crossed |= 1 << i
-    treasures = min(TREASURES_TO_WIN, board.treasure_count(crossed))
+    found = board.treasure_count(crossed)
+    treasures = min(TREASURES_TO_WIN, found)
     left = min((board.colour_mask[c] & ~crossed).bit_count() for c in COLOURS)
-    return TREASURE * treasures + CROSS * len(state.crosses[seat]) - COLOUR_LEFT * left
+    value = TREASURE * treasures + CROSS * len(state.crosses[seat]) - COLOUR_LEFT * left
+    if approach and found < TREASURES_TO_WIN:
+        value -= APPROACH * treasure_distance(board, crossed)
+    return value
 
 
 class DicelandLookahead(Lookahead):
     """Rollouts over two turns, valued by the progress margin (module docstring)."""
 
     width = 6
+    keyed = False
+    """Whether the rollouts' dice are keyed to the moment of the game (:meth:`chance_key`)."""
+    approach = False
+    """Whether the leaf counts the steps to the uncrossed treasures (:func:`progress`)."""
 
     def seat(self, view: Any) -> int:
         return int(view["you"])
@@ -56,6 +109,17 @@ class DicelandLookahead(Lookahead):
             return None
         return [action for _, action in sorted(rated, key=lambda pair: -pair[0])]
 
+    def chance_key(self, state: DicelandState) -> Any:
+        """Which throw the next die belongs to: the turn's first throw, its n-th throw on,
+        or a treasure throw (with the queue of treasure throws at that moment), so every
+        candidate of a world meets the same throws at the same moments (``KeyedDice``);
+        None (one stream per world) unless ``keyed``."""
+        if not self.keyed:
+            return None
+        if state.phase == Phase.TREASURE:
+            return (state.turn, "treasure", *state.treasure_queue)
+        return (state.turn, state.phase.value, state.throws)
+
     def begin(self, root: DicelandState, seat: int) -> Any:
         return root.turn
 
@@ -65,8 +129,17 @@ class DicelandLookahead(Lookahead):
     def value(self, state: DicelandState, seat: int, mark: Any) -> float:
         if self.game.is_over(state):
             return FINISHED * self.outcome(state, seat)
-        mine = progress(state, seat)
-        return mine - max(progress(state, s) for s in range(state.seats) if s != seat)
+        mine = progress(state, seat, self.approach)
+        others = (progress(state, s, self.approach) for s in range(state.seats) if s != seat)
+        return mine - max(others)
+
+
+class KeyedLookahead(DicelandLookahead):
+    """The lookahead with keyed dice and the treasure-distance leaf (screened 2026-11-24:
+    no gain measured, so not the catalogue's; see RULES.md)."""
+
+    keyed = True
+    approach = True
 
 
 class DicelandSearchBot(SearchBot):
@@ -74,3 +147,10 @@ class DicelandSearchBot(SearchBot):
 
     game_name = "diceland"
     lookahead_class = DicelandLookahead
+
+
+class KeyedSearchBot(DicelandSearchBot):
+    """The search with :class:`KeyedLookahead`, for matches and screens
+    (``engine.diceland.search:KeyedSearchBot``)."""
+
+    lookahead_class = KeyedLookahead

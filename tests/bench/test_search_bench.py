@@ -59,6 +59,26 @@ def test_parallel_games_and_the_games_log_give_the_one_process_figures(tmp_path)
     assert replayed["cpu_seconds"] == 0 < parallel["cpu_seconds"]
 
 
+def test_play_on_plays_to_max_rounds_and_extends_a_logged_schedule(tmp_path):
+    """--play-on: the tournament's length is --max-rounds (or a budget), not its result; a
+    longer run on the same log reads the first deals back and plays only the new ones."""
+    log = tmp_path / "games.jsonl"
+    short = tournament(tmp_path, "short", "--play-on", "--games-log", str(log))
+    assert short["deals"] == 2 and len(log.read_text().splitlines()) == 4
+    longer = tournament(
+        tmp_path, "longer", "--play-on", "--games-log", str(log), "--max-rounds", "3"
+    )
+    assert longer["deals"] == 3 and len(log.read_text().splitlines()) == 6
+    assert [line["index"] for line in map(json.loads, log.read_text().splitlines())] == [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
+
+
 def test_rescreen_replays_the_logged_search_exactly_and_pairs_a_changed_one(tmp_path):
     """bench/rescreen.py: the logged search in its own seat gives every logged placement
     again (a paired difference of exactly 0); another bot there is compared game for game."""

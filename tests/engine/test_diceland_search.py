@@ -1,0 +1,109 @@
+"""The Diceland search's lookahead: throws keyed to the moment of the game (so candidates of
+one world meet the same dice) and a leaf that sees how near the uncrossed treasures are."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from engine.dice import Dice
+from engine.diceland.bots import Scorer
+from engine.diceland.search import (
+    DicelandLookahead,
+    KeyedLookahead,
+    progress,
+    treasure_distance,
+)
+from engine.diceland.state import DicelandState, Phase
+from engine.diceland.view import board_of, crossed_mask
+from engine.games import get_game
+from engine.search import KeyedDice, fast_step
+from engine.simulate import play
+
+GAME = get_game("diceland")
+
+
+def test_keyed_dice_repeat_a_moments_draws_however_many_were_drawn_before():
+    moment = ["a"]
+    long, short = KeyedDice("w", lambda: moment[0]), KeyedDice("w", lambda: moment[0])
+    long_a = [long.randbelow(6) for _ in range(7)]
+    short_a = [short.randbelow(6) for _ in range(2)]
+    assert short_a == long_a[:2]
+    moment[0] = "b"
+    assert [long.randbelow(6) for _ in range(9)] == [short.randbelow(6) for _ in range(9)]
+    elsewhere, again = KeyedDice("v", lambda: "b"), KeyedDice("w", lambda: "b")
+    assert [elsewhere.randbelow(6) for _ in range(9)] != [again.randbelow(6) for _ in range(9)]
+
+
+def _push_state() -> tuple[DicelandState, int]:
+    """A heuristic game's first phase-1 decision to stop or throw on."""
+    dice = Dice("keyed-push")
+    state = GAME.setup(2, GAME.validate_options(2, {}), dice)
+    heuristic, rng = GAME.bots["heuristic"](), random.Random(0)
+    while state.phase != Phase.PUSH:
+        seat = min(GAME.to_act(state))
+        action = heuristic.choose(GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
+        GAME.apply(state, seat, action, dice)
+    return state, state.active
+
+
+def _next_turns_throw(state: DicelandState, seat: int, action: dict, world: str) -> list[str]:
+    look = KeyedLookahead(GAME)
+    state = copy.deepcopy(state)
+    dice = KeyedDice(world, lambda: look.chance_key(state))
+    turn = state.turn
+    fast_step(GAME, state, seat, action, dice)
+    rng = random.Random(0)
+    while state.turn == turn and not GAME.is_over(state):
+        actor = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, actor)
+        fast_step(GAME, state, actor, look.policy(state, actor, legal, rng), dice)
+    return list(state.last_throw)
+
+
+def test_diceland_rollouts_meet_the_same_next_throw_whether_they_stop_or_throw_on():
+    """Throwing on draws more dice than stopping; keyed by the moment, the next player's
+    first throw is still the same in both rollouts of a world (and differs between worlds)."""
+    state, seat = _push_state()
+    for world in ("w1", "w2", "w3"):
+        stopped = _next_turns_throw(state, seat, {"type": "stop"}, world)
+        thrown = _next_turns_throw(state, seat, {"type": "throw"}, world)
+        assert stopped == thrown and len(stopped) == 6
+    assert len({tuple(_next_turns_throw(state, seat, {"type": "stop"}, w)) for w in "abcdef"}) > 1
+    assert DicelandLookahead(GAME).chance_key(state) is None  # the catalogue's: one stream
+
+
+def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
+    """The leaf's treasure distance is the heuristic's approach measure (each uncrossed
+    treasure's steps from the crosses, capped), and nearer treasures are worth more."""
+    checked = 0
+
+    def same_measure(game, state, seat, action):
+        nonlocal checked
+        for s in range(state.seats):
+            near = Scorer(game.view(state, s)).near
+            assert treasure_distance(board_of(state, s), crossed_mask(state, s)) == sum(
+                near.values()
+            )
+            checked += 1
+
+    play(GAME, [GAME.bots["heuristic"]() for _ in range(3)], "leaf-near", {}, on_step=same_measure)
+    assert checked > 100
+    dice = Dice("leaf-nearer")
+    state = GAME.setup(2, GAME.validate_options(2, {}), dice)
+    board = board_of(state, 0)
+    before = progress(state, 0, approach=True)
+    start = board.start
+    step = next(
+        i
+        for i in range(len(board.coords))
+        if (board.neighbour_mask[start] >> i) & 1 and board.is_land(i)
+    )
+    nearer = copy.deepcopy(state)
+    nearer.crosses[0] = sorted({*nearer.crosses[0], step})
+    gain = treasure_distance(board, crossed_mask(state, 0)) - treasure_distance(
+        board, crossed_mask(nearer, 0)
+    )
+    assert gain > 0
+    assert progress(nearer, 0, approach=True) > before
+    assert progress(nearer, 0) == progress(state, 0) + 1  # the catalogue's leaf: one cross
