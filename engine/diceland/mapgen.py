@@ -59,7 +59,9 @@ def neighbours(h: Hex) -> list[Hex]:
 Edit = tuple[str, Hex, Hex]
 """A fine-tuning step on a layout: ``("treasure", a, b)`` moves the treasure on hex ``a`` to
 hex ``b`` (a hex of the same colour); ``("hex", a, b)`` hands hex ``a`` from its territory to
-the neighbouring territory that holds hex ``b``."""
+the neighbouring territory that holds hex ``b``; ``("colour", a, b)`` recolours the territory
+that holds hex ``a`` (one without a treasure) in the colour of the territory that holds hex
+``b`` (not a neighbour): a colour's territories change, not their shapes."""
 
 
 @dataclass
@@ -540,6 +542,10 @@ def apply_edit(design: Design, base: dict, data: dict, edit: Edit) -> dict | Non
             return None
         ta["hexes"].remove(list(a))
         tb["hexes"] = sorted([*tb["hexes"], list(a)], key=lambda h: (h[1], h[0]))
+    elif kind == "colour":
+        if ta is tb or ta["treasures"] or ta["colour"] == tb["colour"]:
+            return None
+        ta["colour"] = tb["colour"]
     else:
         return None
     if not layout_ok(out):
@@ -574,6 +580,23 @@ def edit_options(design: Design, base: dict, data: dict) -> Iterator[tuple[Edit,
             out = apply_edit(design, base, data, edit)
             if out is not None:
                 yield edit, out
+    for t in terrs:
+        if t["treasures"]:
+            continue
+        painted: set[str] = set()
+        for u in terrs:
+            if u["colour"] in painted or u["colour"] == t["colour"]:
+                continue
+            painted.add(u["colour"])
+            edit = ("colour", _first(t), _first(u))
+            out = apply_edit(design, base, data, edit)
+            if out is not None:
+                yield edit, out
+
+
+def _first(territory: dict) -> Hex:
+    q, r = territory["hexes"][0]
+    return (q, r)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from engine.diceland.mapgen import (
     distance,
     edit_options,
     layout_ok,
+    neighbours,
 )
 from engine.diceland.maps import BOARDS, EDITION, EDITIONS, MAP_DATA, MAP_NAMES, edition_data
 from engine.diceland.state import DicelandState
@@ -192,7 +193,7 @@ def test_tuning_edits_keep_every_check_and_refuse_what_would_break_one():
     design = next(d() for d in DESIGNS if d().name == "A")
     base = build(Design(**{**design.__dict__, "edits": ()}))
     options = list(edit_options(design, base, base))
-    assert {e[0] for e, _ in options} == {"treasure", "hex"}
+    assert {e[0] for e, _ in options} == {"treasure", "hex", "colour"}
     assert all(layout_ok(data) for _, data in options)
     terrs = base["territories"]
     owner = {(q, r): t for t in terrs for q, r in t["hexes"]}
@@ -213,6 +214,48 @@ def test_tuning_edits_keep_every_check_and_refuse_what_would_break_one():
         )
     moved = apply_edit(design, base, base, options[0][0])
     assert moved is not None and moved != base and moved["link_cost"] == link_cost(Board(moved))
+
+
+def test_a_recolouring_changes_one_territorys_colour_and_keeps_every_check():
+    """``("colour", a, b)``: the territory at ``a`` takes the colour of the one at ``b``; its
+    shape, the treasures and every other territory stay as they were, and a recolouring that
+    would touch a treasure's colour or put two alike side by side is refused."""
+    design = next(d() for d in DESIGNS if d().name == "E")
+    base = build(Design(**{**design.__dict__, "edits": ()}))
+    recolours = [(e, data) for e, data in edit_options(design, base, base) if e[0] == "colour"]
+    assert recolours
+    for (_, a, b), data in recolours:
+        assert layout_ok(data)
+        owner = {(q, r): t for t in data["territories"] for q, r in t["hexes"]}
+        was = {(q, r): t for t in base["territories"] for q, r in t["hexes"]}
+        assert owner[a]["colour"] == owner[b]["colour"] != was[a]["colour"]
+        assert [t["hexes"] for t in data["territories"]] == [
+            t["hexes"] for t in base["territories"]
+        ]
+        assert (
+            sum(
+                t["colour"] != u["colour"]
+                for t, u in zip(data["territories"], base["territories"], strict=True)
+            )
+            == 1
+        )
+    terrs = base["territories"]
+    owner = {(q, r): t for t in terrs for q, r in t["hexes"]}
+    rich = next(t for t in terrs if t["treasures"])
+    other = next(t for t in terrs if t["colour"] != rich["colour"])
+    a, b = tuple(rich["hexes"][0]), tuple(other["hexes"][0])
+    assert apply_edit(design, base, base, ("colour", a, b)) is None, "a treasure keeps its colour"
+    plain = next(t for t in terrs if not t["treasures"])
+    pa = tuple(plain["hexes"][0])
+    beside = next(
+        owner[n]
+        for q, r in plain["hexes"]
+        for n in neighbours((q, r))
+        if n in owner and owner[n] is not plain
+    )
+    assert apply_edit(design, base, base, ("colour", pa, tuple(beside["hexes"][0]))) is None, (
+        "neighbouring territories are never alike"
+    )
 
 
 def test_a_far_treasure_design_keeps_its_treasures_far():
