@@ -92,7 +92,7 @@ def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():
 
 def test_diceland_tune_measures_named_candidates_against_the_maps_as_they_are(tmp_path):
     spec = tmp_path / "candidates.json"
-    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-3, 9]]]]}')
+    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-4, 9]]]]}')
     out = run_bench("diceland_tune.py", "--measure", str(spec), "--units", "1", "--tag", "t")
     assert "1 four-seat units a layout and bot" in out
     assert re.search(
@@ -156,11 +156,11 @@ def test_diceland_race_predicts_shares_and_climbs_a_map(tmp_path):
 
 def test_diceland_race_races_a_candidates_edits_in_place_of_the_current_maps(tmp_path):
     spec = tmp_path / "far.json"
-    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-3, 9]]]]}')
+    spec.write_text('{"G far": ["G", [["treasure", [7, 3], [-4, 9]]]]}')
     changed = candidate_maps(spec)
     assert set(changed) == {"G"}
     treasures = {tuple(h) for t in changed["G"]["territories"] for h in t["treasures"]}
-    assert (-3, 9) in treasures and (7, 3) not in treasures
+    assert (-4, 9) in treasures and (7, 3) not in treasures
     assert changed["G"]["territories"] != GAME_MAPS["G"]["territories"]
     out = run_bench("diceland_race.py", "--games", "0", "--mixed", "1", "--candidate", str(spec))
     assert re.search(r"^edition \d \+ far mixed random \(1 races a map, 1 times\): A ", out, re.M)

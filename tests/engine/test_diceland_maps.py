@@ -311,7 +311,9 @@ EDITION_TWO_SHA256 = {
 def test_edition_two_keeps_the_maps_as_they_were_before_edition_three():
     assert kept_digests(2) == EDITION_TWO_SHA256
     changed = {
-        m for m in MAP_NAMES if edition_data(2)[m]["territories"] != MAP_DATA[m]["territories"]
+        m
+        for m in MAP_NAMES
+        if edition_data(2)[m]["territories"] != edition_data(3)[m]["territories"]
     }
     assert changed == {"E", "G"}, "edition 3 retuned Mosaic and The Serpent only"
 
@@ -324,6 +326,40 @@ def test_a_game_begun_on_edition_two_replays_on_edition_two():
     again = replay(GAME, 2, played.options, "edition-two", played.moves)
     assert dump(again.state) == dump(played.state)
     assert GAME.view(again.state, 0)["maps"]["G"] == edition_data(2)["G"]
+
+
+EDITION_THREE_SHA256 = {
+    "A": "fa91825a3f5c9b26",
+    "B": "180a34810ac6a6b8",
+    "C": "3d19c8f838ce9e40",
+    "D": "0eb0d2463846581f",
+    "E": "68ed7aa6e6ff7038",
+    "F": "51c962ce8f92acb6",
+    "G": "cb9edb813ec0241d",
+    "H": "e978ea7872264638",
+}
+
+
+def test_edition_three_keeps_the_maps_as_they_were_before_edition_four():
+    assert kept_digests(3) == EDITION_THREE_SHA256
+    changed = {
+        m for m in MAP_NAMES if edition_data(3)[m]["territories"] != MAP_DATA[m]["territories"]
+    }
+    assert changed == {"E", "G", "H"}, "edition 4 retuned Mosaic, The Serpent and The Rim only"
+
+
+def test_a_game_begun_on_edition_three_replays_on_edition_three():
+    played = play(
+        GAME,
+        make_bots(GAME, ["heuristic"] * 2),
+        "edition-three",
+        {"maps": ["H", "E"], "edition": 3},
+    )
+    assert played.state.edition == 3
+    again = replay(GAME, 2, played.options, "edition-three", played.moves)
+    assert dump(again.state) == dump(played.state)
+    assert GAME.view(again.state, 0)["maps"]["H"] == edition_data(3)["H"]
+    assert edition_data(3)["H"]["territories"] != MAP_DATA["H"]["territories"]
 
 
 def test_new_games_play_the_current_edition_and_show_its_maps():
