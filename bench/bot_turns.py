@@ -21,6 +21,14 @@ period, ``--alternations`` of each:
 Prints p50 and p95 of each period and of all periods together, and the ratio bot reply p50 :
 empty job p50 (target <= 2). The machine running the client, the API, the workers and Redis
 together bounds these; compare ratios measured in the same run.
+
+Then where each kind's time goes, stage by stage (medians over every sample of a game, one
+wall clock for all the processes): for a bot reply, the POST sent to the human move's commit
+(the log's time), that commit to the bot job's start (rq's ``started_at``: the worker's wake,
+dequeue and bookkeeping), the job's start to the bot move's commit (its read, decision and
+commit), and that commit to the move seen on the stream; beside them, when the POST's own
+answer arrived. For an empty job: the client's enqueue (to rq's ``enqueued_at``), queued to
+started, started to ended (the job and rq's finishing), ended to the result seen.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 from rq import Queue
+from rq.job import Job
 from rq.results import Result
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -52,8 +61,10 @@ from bench.cluster import Cluster, machine_line, machine_state, percentile
 from bench.empty_job import empty_job
 from engine.games import get_game
 from service.config import Settings
+from service.keys import Keys
 
 GAMES = ("carcassonne", "burgundy", "diceland", "kingdice")
+KEYS = Keys(Settings().key_prefix)
 HUMAN, BOT = 0, 1
 REPLY_TIMEOUT = 60.0
 
@@ -65,6 +76,46 @@ class Period:
     kind: str
     client: list[float] = field(default_factory=list)
     server: list[float] = field(default_factory=list)
+    stages: list[dict[str, float]] = field(default_factory=list)
+
+
+BOT_STAGES = (
+    "POST to human commit",
+    "human commit to job start",
+    "job start to bot commit",
+    "bot commit to client",
+)
+"""A bot reply's stages, in order (they add up to the client's time); see the module's docs."""
+BOT_ASIDE = "POST answered"
+"""When the POST's own answer arrived (from the POST sent; it overlaps the stages)."""
+EMPTY_STAGES = ("enqueue", "queued to start", "start to end", "end to client")
+"""An empty job's stages, in order (they add up to the client's time)."""
+
+
+@dataclass
+class Sample:
+    """One bot reply's wall-clock times (``time.time()``), the job that played it and the
+    two log versions, until the log and the job are read at the table's end."""
+
+    sent: float
+    answered: float
+    seen: float
+    human: int
+    bot: int
+    job_id: str | None
+
+
+def job_times(connection: redis.Redis, job_id: str | None) -> tuple[float, float] | None:
+    """rq's ``started_at`` and ``ended_at`` of a job (epoch seconds), None when gone."""
+    if job_id is None:
+        return None
+    try:
+        job = Job.fetch(job_id, connection=connection)
+    except Exception:  # expired or unreadable: the sample keeps its other stages
+        return None
+    if job.started_at is None or job.ended_at is None:
+        return None
+    return job.started_at.timestamp(), job.ended_at.timestamp()
 
 
 def _json(reply: requests.Response, what: str) -> dict[str, Any]:
@@ -77,8 +128,10 @@ class Table1v1:
     """One game of the human (this process) against a bot seat. A reader thread follows the
     game's SSE stream and stamps each event with the moment it arrived."""
 
-    def __init__(self, http: requests.Session, base: str, game: str, bot: str) -> None:
-        self.http, self.base = http, base
+    def __init__(
+        self, http: requests.Session, base: str, game: str, bot: str, jobs: redis.Redis
+    ) -> None:
+        self.http, self.base, self.jobs = http, base, jobs
         created = _json(
             http.post(
                 f"{base}/v1/games",
@@ -104,7 +157,7 @@ class Table1v1:
         threading.Thread(target=self._read, args=(sse,), daemon=True).start()
         self.chooser = get_game(game).bots["heuristic"]()
         self.rng = random.Random(self.id)
-        self.pairs: list[tuple[int, int]] = []
+        self.samples: list[Sample] = []
 
     def url(self, part: str) -> str:
         return f"{self.base}/v1/games/{self.id}/{part}"
@@ -178,8 +231,9 @@ class Table1v1:
         action = self.chooser.choose(view, [item["action"] for item in legal["actions"]], self.rng)
         self.drain()
         bot_owed = self.owes(BOT)
-        t0 = time.perf_counter()
+        wall, t0 = time.time(), time.perf_counter()
         reply = self.http.post(self.url("actions"), json={"action": action}, headers=self.auth)
+        answered = time.perf_counter()
         if reply.status_code in (409, 412, 422):
             self.refresh()
             return None
@@ -200,7 +254,17 @@ class Table1v1:
             "bot move",
         )
         assert event is not None
-        self.pairs.append((moved, event["version"]))
+        job_id = self.jobs.get(KEYS.bot_job(self.id, BOT))
+        self.samples.append(
+            Sample(
+                wall,
+                wall + answered - t0,
+                wall + at - t0,
+                moved,
+                event["version"],
+                job_id.decode() if isinstance(job_id, bytes) else job_id,
+            )
+        )
         return at - t0
 
     def refresh(self) -> None:
@@ -208,13 +272,28 @@ class Table1v1:
         self.version, self.to_act = summary["version"], summary["to_act"]
         self.over = summary["status"] == "over"
 
-    def server_times(self) -> list[float]:
-        """Human commit to bot commit, from the log's recorded times, for every sample."""
-        if not self.pairs:
-            return []
+    def server_times(self) -> tuple[list[float], list[dict[str, float]]]:
+        """Human commit to bot commit, from the log's recorded times, for every sample; and
+        every sample's stages (a stage of a job rq no longer holds is left out)."""
+        if not self.samples:
+            return [], []
         log = _json(self.http.get(self.url("log"), headers=self.auth), "log")["entries"]
         at = {entry["version"]: entry["at"] for entry in log}
-        return [at[bot] - at[human] for human, bot in self.pairs]
+        server, stages = [], []
+        for sample in self.samples:
+            human, bot = at[sample.human], at[sample.bot]
+            server.append(bot - human)
+            times = job_times(self.jobs, sample.job_id)
+            stage = {
+                BOT_STAGES[0]: human - sample.sent,
+                BOT_STAGES[3]: sample.seen - bot,
+                BOT_ASIDE: sample.answered - sample.sent,
+            }
+            if times is not None:
+                stage[BOT_STAGES[1]] = times[0] - human
+                stage[BOT_STAGES[2]] = bot - times[0]
+            stages.append(stage)
+        return server, stages
 
     def until_human_owes(self) -> None:
         self.drain()
@@ -223,7 +302,13 @@ class Table1v1:
 
 
 def bot_period(
-    http: requests.Session, base: str, game: str, bot: str, seconds: float, tick: Callable[[], None]
+    http: requests.Session,
+    base: str,
+    game: str,
+    bot: str,
+    seconds: float,
+    tick: Callable[[], None],
+    jobs: redis.Redis,
 ) -> Period:
     """Play games against the bot for ``seconds`` (longer, up to a minute more, until there is
     a sample); each sample as the module's docs say."""
@@ -235,7 +320,7 @@ def bot_period(
         return now < stop or (not period.client and now < stop + REPLY_TIMEOUT)
 
     while going():
-        table = Table1v1(http, base, game, bot)
+        table = Table1v1(http, base, game, bot, jobs)
         while not table.over and going():
             table.until_human_owes()
             if table.over:
@@ -245,7 +330,9 @@ def bot_period(
                 period.client.append(latency)
             tick()
         table.close()
-        period.server.extend(table.server_times())
+        server, stages = table.server_times()
+        period.server.extend(server)
+        period.stages.extend(stages)
     return period
 
 
@@ -254,7 +341,7 @@ def empty_job_period(queue: Queue, seconds: float, tick: Callable[[], None]) -> 
     period = Period("empty job")
     stop = time.monotonic() + seconds
     while time.monotonic() < stop or not period.client:
-        t0 = time.perf_counter()
+        wall, t0 = time.time(), time.perf_counter()
         job = queue.enqueue(empty_job, result_ttl=60)
         result = job.latest_result(timeout=int(REPLY_TIMEOUT))
         latency = time.perf_counter() - t0
@@ -265,6 +352,12 @@ def empty_job_period(queue: Queue, seconds: float, tick: Callable[[], None]) -> 
             raise RuntimeError(f"empty job {job.id}: finished without its times")
         period.client.append(latency)
         period.server.append((job.ended_at - job.enqueued_at).total_seconds())
+        queued, ended = job.enqueued_at.timestamp(), job.ended_at.timestamp()
+        started = job.started_at.timestamp() if job.started_at else ended
+        stamps = (wall, queued, started, ended, wall + latency)
+        period.stages.append(
+            {name: b - a for name, a, b in zip(EMPTY_STAGES, stamps, stamps[1:], strict=False)}
+        )
         tick()
     return period
 
@@ -344,6 +437,31 @@ def summary_table(results: dict[str, list[Period]]) -> Table:
     return table
 
 
+def stage_medians(periods: list[Period], kind: str, names: tuple[str, ...]) -> dict[str, float]:
+    """The median in ms of each stage over a kind's samples (a stage no sample has: absent)."""
+    stages = [stage for p in periods if p.kind == kind for stage in p.stages]
+    medians = {}
+    for name in names:
+        values = [stage[name] for stage in stages if name in stage]
+        if values:
+            medians[name] = percentile(values, 50) * 1000
+    return medians
+
+
+def stages_table(results: dict[str, list[Period]]) -> Table:
+    table = Table(title="where the time goes: median ms of each stage (all periods of a game)")
+    table.add_column("game")
+    table.add_column("kind")
+    table.add_column("stages, in order")
+    for game, periods in results.items():
+        for kind, names in (("bot reply", (*BOT_STAGES, BOT_ASIDE)), ("empty job", EMPTY_STAGES)):
+            medians = stage_medians(periods, kind, names)
+            table.add_row(
+                game, kind, " | ".join(f"{name} {value:.2f}" for name, value in medians.items())
+            )
+    return table
+
+
 def report(
     machine: dict[str, Any], args: argparse.Namespace, results: dict[str, list[Period]]
 ) -> dict[str, Any]:
@@ -366,6 +484,10 @@ def report(
         for side in ("client", "server"):
             empty = row[f"empty_job_{side}"]["p50_ms"]
             row[f"ratio_p50_{side}"] = row[f"bot_reply_{side}"]["p50_ms"] / empty if empty else None
+        row["stages_ms"] = {
+            "bot_reply": stage_medians(periods, "bot reply", (*BOT_STAGES, BOT_ASIDE)),
+            "empty_job": stage_medians(periods, "empty job", EMPTY_STAGES),
+        }
         row["periods"] = [
             {"kind": p.kind, "client": figures(p.client), "server": figures(p.server)}
             for p in periods
@@ -399,7 +521,7 @@ def main(argv: list[str] | None = None) -> None:
             for game in games:
                 task = progress.add_task(f"{game} warm-up", total=None)
                 empty_job_period(queue, 0.5, lambda: None)
-                bot_period(http, base, game, args.bot, 1.0, lambda: None)
+                bot_period(http, base, game, args.bot, 1.0, lambda: None, queue.connection)
                 progress.update(task, total=1, completed=1)
                 periods: list[Period] = []
                 for n in range(1, args.alternations + 1):
@@ -412,7 +534,9 @@ def main(argv: list[str] | None = None) -> None:
 
                         if kind == "bot replies":
                             periods.append(
-                                bot_period(http, base, game, args.bot, args.seconds, tick)
+                                bot_period(
+                                    http, base, game, args.bot, args.seconds, tick, queue.connection
+                                )
                             )
                         else:
                             periods.append(empty_job_period(queue, args.seconds, tick))
@@ -421,6 +545,7 @@ def main(argv: list[str] | None = None) -> None:
     for game, periods in results.items():
         console.print(game_table(game, periods, args))
     console.print(summary_table(results))
+    console.print(stages_table(results))
     console.print(
         "ratio = bot reply p50 : empty rq job p50 (target <= 2); client: POST sent to the "
         "bot's move on the SSE stream, against enqueue to result; server: human commit to bot "

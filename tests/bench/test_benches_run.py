@@ -69,6 +69,22 @@ def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(t
     assert 0 < row["bot_reply_server"]["p50_ms"] <= row["bot_reply_client"]["p50_ms"]
     assert 0 < row["empty_job_server"]["p50_ms"] <= row["empty_job_client"]["p50_ms"]
     assert row["ratio_p50_client"] > 0
+    # where the time goes, stage by stage (one wall clock for every process)
+    stages = row["stages_ms"]
+    assert list(stages["bot_reply"]) == [
+        "POST to human commit",
+        "human commit to job start",
+        "job start to bot commit",
+        "bot commit to client",
+        "POST answered",
+    ]
+    assert list(stages["empty_job"]) == [
+        "enqueue",
+        "queued to start",
+        "start to end",
+        "end to client",
+    ]
+    assert all(value > 0 for kind in stages.values() for value in kind.values()), stages
 
 
 def test_worker_profile_sorts_the_workers_samples_by_layer(tmp_path):
