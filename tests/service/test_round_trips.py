@@ -244,3 +244,48 @@ def test_the_workers_heartbeat_takes_one_round_trip(private_redis):
         assert 0 < private_redis.ttl(worker.key) <= worker.worker_ttl + 60
     finally:
         worker.register_death()
+
+
+def writes_now() -> int:
+    """Redis's reply writes so far (read by a job of the test below, in the worker itself)."""
+    from rq import get_current_job
+
+    connection = get_current_job().connection  # type: ignore[union-attr]
+    return int(connection.info("stats")["total_writes_processed"])
+
+
+def test_the_worker_starts_a_dequeued_job_after_two_round_trips(private_redis):
+    # After the dequeue (BLMOVE) rq reads the job, then sends the worker's heartbeat, the
+    # execution's record and the worker's state, and the job's started state: four round
+    # trips before the job starts, each of which can wait for a core while the API answers
+    # the move that queued the job. The service's worker reads the job and sends the rest
+    # in one transaction.
+    from rq import Queue
+
+    from service.worker import DicehallWorker
+
+    url = private_redis.connection_pool.connection_kwargs
+    raw = redis.Redis(url["host"], url["port"])
+    queue = Queue("preparation-test", connection=raw)
+    worker = DicehallWorker([queue], connection=raw)
+    worker.register_birth()
+    try:
+        worker.get_redis_server_version()  # read once per worker, not per job
+        worker.run_maintenance_tasks()  # rq's cleaning of its registries: every few minutes
+        job = queue.enqueue(writes_now)
+        before = int(private_redis.info("stats")["total_writes_processed"])
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        assert dequeued is not None and dequeued[0].id == job.id
+        worker.execute_job(*dequeued)
+        job.refresh()
+        assert job.get_status() == "finished", job.get_status()
+        # the job's INFO is its own reply write, not counted; the INFO above is counted
+        trips = job.return_value() - before - 1
+        # before the wait: the worker's idle state and its heartbeat; the dequeue (BLMOVE);
+        # after it: the job's read and the preparation (rq: 7, with the preparation in 3)
+        assert trips == 5, f"{trips} round trips from the dequeue to the job's start"
+        assert private_redis.hget(worker.key, "last_heartbeat")
+        assert private_redis.llen(queue.intermediate_queue_key) == 0
+        assert job.started_at is not None and job.worker_name == worker.name
+    finally:
+        worker.register_death()
