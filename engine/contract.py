@@ -113,6 +113,9 @@ class Bot(ABC):
     """A strategy that sees only a seat's view and legal actions, never the state or dice."""
 
     name: ClassVar[str] = "bot"
+    reads_view: ClassVar[bool] = True
+    """Whether :meth:`choose` reads its ``view``; a caller may pass an empty one to a bot
+    that reads none (the service's bot jobs then skip building it)."""
 
     @abstractmethod
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
@@ -123,6 +126,7 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions; the baseline every game has."""
 
     name = "random"
+    reads_view = False
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         return rng.choice(legal)

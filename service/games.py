@@ -51,7 +51,7 @@ from service.errors import (
     VersionConflict,
 )
 from service.history import History
-from service.moves import Move, MoveRequest, decide_move
+from service.moves import Move, MoveRequest, bot_choice, decide_move
 from service.store import (
     GameRecord,
     GameStatus,
@@ -766,7 +766,7 @@ class GameService:
             return "nothing owed"
         decision = record.decision(seat)
         rng = random.Random(f"{record.commitment}:{decision}:{seat}:fallback")
-        action = RandomBot().choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        action = bot_choice(RandomBot(), game, state, seat, rng)
         move = MoveRequest(
             action,
             seat,

@@ -18,7 +18,7 @@ from engine.games import get_game
 from service.config import Settings
 from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL
-from service.moves import Move, MoveRequest
+from service.moves import Move, MoveRequest, bot_choice
 from service.runtime import game_service
 from service.store import GameStatus
 
@@ -55,7 +55,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
             return f"done after {moves} moves: stale (decision {decision}, job for {version})"
         bot = game.bots[info.bot](**(info.bot_options or {}))
         rng = random.Random(f"{record.commitment}:{decision}:{seat}")
-        action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+        action = bot_choice(bot, game, state, seat, rng)
         try:
             move = MoveRequest(
                 action,

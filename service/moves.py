@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import dice as dice_mod
-from engine.contract import Action, Event, Game, Prompt
+from engine.contract import Action, Bot, Event, Game, Prompt
 from service.announce import stream_entries
 from service.store import GameRecord, GameStatus
 
@@ -114,6 +114,14 @@ def decide_move(
     }
     stream = stream_entries(record, seat, action, sealed, events, after, text)
     return Move(record, state, after, events, entry, stream, took)
+
+
+def bot_choice(bot: Bot, game: Game, state: Any, seat: int, rng: Any) -> Action:
+    """What ``bot`` plays for ``seat`` in ``state``, from the seat's view and legal actions
+    (an empty view for a bot that reads none, ``Bot.reads_view``: the random bot, the
+    service's default, whose job need not build it)."""
+    view = game.view(state, seat) if bot.reads_view else {}
+    return bot.choose(view, game.legal_actions(state, seat), rng)
 
 
 def _describe(game: Game, state: Any, seat: int, action: Action) -> str | None:
