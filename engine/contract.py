@@ -217,12 +217,20 @@ class Game(ABC):
         if found is not None:
             raise MalformedAction(*found)
 
-    @abstractmethod
     def check(self, state: State, seat: int, action: Action) -> None:
-        """Raise IllegalAction with a readable reason if ``action`` is illegal; change nothing.
+        """Raise MalformedAction (a wrong shape) or IllegalAction with a readable reason if
+        ``action`` is illegal; change nothing: :meth:`validate_action`, then
+        :meth:`check_rules`."""
+        self.validate_action(action)
+        self.check_rules(state, seat, action)
+
+    @abstractmethod
+    def check_rules(self, state: State, seat: int, action: Action) -> None:
+        """Raise IllegalAction with a readable reason if ``action``, already well formed
+        (:meth:`validate_action`), is against the rules; change nothing.
 
         Called for a seat that owes a decision in a game not over (:meth:`apply` refuses the
-        rest first), so a game's ``check`` repeats neither guard."""
+        rest first), so a game's ``check_rules`` repeats neither guard."""
 
     @abstractmethod
     def perform(self, state: State, seat: int, action: Action, dice: Dice) -> list[Event]:
@@ -239,7 +247,7 @@ class Game(ABC):
             raise IllegalAction("game_over", "the game is over")
         if seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", f"seat {seat} owes no decision now")
-        self.check(state, seat, action)
+        self.check_rules(state, seat, action)  # validated above: not twice, as check would
         return self.perform(state, seat, action, dice)
 
     # --- observation ----------------------------------------------------------------------

@@ -193,8 +193,7 @@ class Burgundy(Game):
         return describe_round(duchy, state.roll, action)
 
     # --- moves ----------------------------------------------------------------------------
-    def check(self, state: BurgundyState, seat: int, action: Action) -> None:
-        self.validate_action(action)
+    def check_rules(self, state: BurgundyState, seat: int, action: Action) -> None:
         duchy = DUCHIES[state.duchy]
         if state.stage == Stage.CASTLE:
             if action["type"] != "pick_castle":

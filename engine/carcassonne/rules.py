@@ -192,8 +192,7 @@ class Carcassonne(Game):
         return text
 
     # --- moves ----------------------------------------------------------------------------
-    def check(self, state: CarcassonneState, seat: int, action: Action) -> None:
-        self.validate_action(action)
+    def check_rules(self, state: CarcassonneState, seat: int, action: Action) -> None:
         kind = action["type"]
         turn = state.turn
         if kind == "place":

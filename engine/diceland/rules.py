@@ -225,8 +225,7 @@ class Diceland(Game):
         return bool(self.board(state, seat).placements(self.crossed(state, seat), colour, n))
 
     # --- moves ----------------------------------------------------------------------------
-    def check(self, state: DicelandState, seat: int, action: Action) -> None:
-        self.validate_action(action)
+    def check_rules(self, state: DicelandState, seat: int, action: Action) -> None:
         kind = action["type"]
         wanted = {
             Phase.CHOOSE: ("choose",),

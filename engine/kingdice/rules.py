@@ -123,8 +123,7 @@ class KingOfTheDice(Game):
         return describe_action(state, action)
 
     # --- moves --------------------------------------------------------------------------
-    def check(self, state: KingState, seat: int, action: Action) -> None:
-        self.validate_action(action)
+    def check_rules(self, state: KingState, seat: int, action: Action) -> None:
         kind = action["type"]
         if kind not in legal.PHASE_ACTIONS[state.phase]:
             raise IllegalAction(

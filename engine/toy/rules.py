@@ -74,8 +74,7 @@ class SealedBids(Game):
             return []
         return [{"type": "bid", "card": card} for card in state.hands[seat]]
 
-    def check(self, state: ToyState, seat: int, action: Action) -> None:
-        self.validate_action(action)
+    def check_rules(self, state: ToyState, seat: int, action: Action) -> None:
         card = action["card"]
         if card not in state.hands[seat]:
             raise IllegalAction("card_not_in_hand", f"bid card {card} is not in your hand")

@@ -80,3 +80,26 @@ def test_sample_is_consistent_with_the_view():
     assert len(sampled.deck) == len(state.deck)
     assert state.prize not in sampled.deck, "a face-up card cannot be in the sampled stockpile"
     assert sampled.bids[0] in (1, 2, 3, 4)
+
+
+def test_apply_validates_an_action_once_and_check_validates_too():
+    from engine.contract import MalformedAction
+    from engine.toy.rules import SealedBids
+
+    class Counting(SealedBids):
+        validated = 0
+
+        def validate_action(self, action):
+            Counting.validated += 1
+            super().validate_action(action)
+
+    game = Counting()
+    state, dice = new_state()
+    action = game.legal_actions(state, 0)[0]
+    game.apply(state, 0, action, dice)
+    assert Counting.validated == 1
+    state, dice = new_state()
+    game.check(state, 0, action)  # alone, check validates the shape itself
+    assert Counting.validated == 2
+    with pytest.raises(MalformedAction):
+        game.check(state, 0, {"type": action["type"]})
