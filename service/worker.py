@@ -124,6 +124,8 @@ class OneTripPreparationMixin:
             if len(self.queues) == 1:
                 pipeline.lrem(queue.intermediate_queue_key, 1, job.id)
             pipeline.execute()
+        message = f"Processing {job.func_name} from {job.origin} since {time.time()}"
+        self.procline(message)  # type: ignore[attr-defined]  # rq's, as its preparation says it
         self._prepared = True
         try:
             self.perform_job(job, queue, execution)  # type: ignore[attr-defined]
