@@ -106,10 +106,11 @@ def sampled_period(
 ) -> tuple[int, float, Counter[str]]:
     """One period under py-spy: operations, worker CPU seconds, samples per layer."""
     outputs = [workdir / f"{label}-{pid}.txt" for pid in workers_of(master)]
+    spy_program = py_spy() or "py-spy"
     spies = [
         subprocess.Popen(
             [
-                "py-spy",
+                spy_program,
                 "record",
                 "--gil",
                 "--rate",
@@ -140,6 +141,13 @@ def sampled_period(
     return sum(t.ops for t in tallies), cpu, read_samples(outputs)
 
 
+def py_spy() -> str | None:
+    """The py-spy program: beside this interpreter (a virtualenv run without activating it),
+    else on ``PATH``; None when neither has it."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return str(beside) if beside.is_file() else shutil.which("py-spy")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -150,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scripts", type=int, default=16, help="bot games the clients replay")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    if shutil.which("py-spy") is None:
+    if py_spy() is None:
         parser.exit(2, "py-spy is not installed (pip install -e '.[test]')\n")
     console = Console(width=None if sys.stdout.isatty() else 160)
     machine = machine_state()
