@@ -26,6 +26,10 @@ Confidence intervals are 95 % normal intervals over the independent units: a map
 share (the mean of its four games in a deal) over the deals, a pair's per-seed rate (the
 mean of the two mirrored games) over the seeds: ``mean +- 1.96 sd / sqrt(units)``.
 
+``--save FILE`` writes every unit (per-deal shares, per-seed heads-up rates, and edition N's
+with ``--against N``) to a JSON file; ``bench/diceland_sides.py FILE`` reads it back (each
+pair's interval, maps paired as boards' sides).
+
 ``--bottlenecks N`` also plays N four-seat games per bot and says, per map, what the losing
 seats lacked at the end (a colour, treasures, or both): which part of the goal a map makes
 slow for that bot (RULES.md, Fairness).

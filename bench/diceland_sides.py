@@ -80,10 +80,36 @@ def worst(rates: Rates) -> float:
     return max(abs(r - 0.5) for r in rates.values())
 
 
-def best_pairing(rates: Rates, maps: Sequence[str], chosen: bool) -> tuple[Boards, Rates]:
-    """The pairing into boards whose worst board pair is nearest 50 %."""
-    boards = min(pairings(maps), key=lambda b: worst(board_rates(rates, b, chosen)))
-    return boards, board_rates(rates, boards, chosen)
+def best_pairing(maps: Sequence[str], *ways: tuple[Rates, bool]) -> Boards:
+    """The pairing into boards whose worst board pair, over every ``(rates, chosen)`` way of
+    playing (a bot's rates, sides chosen well or at random), is nearest 50 %."""
+    return min(pairings(maps), key=lambda b: max(worst(board_rates(r, b, c)) for r, c in ways))
+
+
+def report_pairing(
+    label: str,
+    maps: Sequence[str],
+    halves: Sequence[Sequence[Rates]],
+    means: Sequence[Rates],
+    chosen: Sequence[bool],
+) -> None:
+    """The best pairing for these ways of playing on all seeds, and picked on the first half
+    of the seeds and judged on the second (``halves``: per way, its two halves' rates)."""
+    boards = best_pairing(maps, *zip(means, chosen, strict=True))
+    got = [board_rates(r, boards, c) for r, c in zip(means, chosen, strict=True)]
+    print(
+        f"  best boards, {label}: {' '.join('/'.join(b) for b in boards)}; worst board pair "
+        f"off {max(worst(g) for g in got):.3f}"
+    )
+    for g in got:
+        print("      " + " ".join(f"{x}v{y} {r:.3f}" for (x, y), r in g.items()))
+    picked = best_pairing(maps, *((h[0], c) for h, c in zip(halves, chosen, strict=True)))
+    held = max(worst(board_rates(h[1], picked, c)) for h, c in zip(halves, chosen, strict=True))
+    print(
+        f"    picked on the first half of the seeds ({' '.join('/'.join(b) for b in picked)}), "
+        f"worst board pair on the second half off {held:.3f} (maps singly on it: "
+        f"{max(worst(h[1]) for h in halves):.3f}): the pick's own figure above flatters it"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -91,6 +117,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("saved", type=Path, help="a diceland_fairness.py --save file")
     args = parser.parse_args(argv)
     saved = json.loads(args.saved.read_text())
+    kept: dict[str, tuple[Rates, tuple[Rates, Rates]]] = {}
     for bot in ("heuristic", "random"):
         if bot not in saved or not saved[bot]["heads_up"]:
             continue
@@ -116,24 +143,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         means: Rates = {pair: e.mean for pair, e in estimates.items()}
         print(f"  maps dealt singly: worst pair {0.5 + worst(means):.3f} (off {worst(means):.3f})")
         cut = max(1, seeds // 2)
-        half_a = {pair: statistics.fmean(v[:cut]) for pair, v in units.items()}
-        half_b = {pair: statistics.fmean(v[cut:] or v) for pair, v in units.items()}
+        halves = (
+            {pair: statistics.fmean(v[:cut]) for pair, v in units.items()},
+            {pair: statistics.fmean(v[cut:] or v) for pair, v in units.items()},
+        )
+        kept[bot] = (means, halves)
         for chosen in (False, True):
-            boards, got = best_pairing(means, maps, chosen)
             how = "each picks the best side" if chosen else "sides at random"
-            print(
-                f"  best boards, {how}: {' '.join('/'.join(b) for b in boards)}; worst board "
-                f"pair off {worst(got):.3f}; "
-                + " ".join(f"{x}v{y} {r:.3f}" for (x, y), r in got.items())
-            )
-            picked, _ = best_pairing(half_a, maps, chosen)
-            named = " ".join("/".join(b) for b in picked)
-            print(
-                f"    picked on the first half of the seeds ({named}), "
-                "worst board pair on the second half off "
-                f"{worst(board_rates(half_b, picked, chosen)):.3f} (maps singly on it: "
-                f"{worst(half_b):.3f}): the pick's own figure above flatters it"
-            )
+            report_pairing(how, maps, [halves], [means], [chosen])
+    if len(kept) == 2:
+        (h, h_halves), (r, r_halves) = kept["heuristic"], kept["random"]
+        print("both bots, one pairing: the heuristic picks its side well, the random bot at random")
+        report_pairing(
+            "both bots",
+            sorted({m for p in h for m in p}),
+            [h_halves, r_halves],
+            [h, r],
+            [True, False],
+        )
 
 
 if __name__ == "__main__":
