@@ -26,6 +26,10 @@ Confidence intervals are 95 % normal intervals over the independent units: a map
 share (the mean of its four games in a deal) over the deals, a pair's per-seed rate (the
 mean of the two mirrored games) over the seeds: ``mean +- 1.96 sd / sqrt(units)``.
 
+``--save FILE`` writes every unit (per-deal shares, per-seed heads-up rates, and edition N's
+with ``--against N``) to a JSON file; ``bench/diceland_sides.py FILE`` reads it back (each
+pair's interval, maps paired as boards' sides).
+
 ``--bottlenecks N`` also plays N four-seat games per bot and says, per map, what the losing
 seats lacked at the end (a colour, treasures, or both): which part of the goal a map makes
 slow for that bot (RULES.md, Fairness).
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import random
 import statistics
@@ -49,7 +54,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from math import sqrt
+from pathlib import Path
 from typing import Any, TypeVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rich.console import Console
 from rich.progress import Progress
@@ -369,7 +377,13 @@ def main() -> None:
         help="also play the same deals and seeds on this edition's maps and report the "
         "paired differences (is a new edition better?)",
     )
+    parser.add_argument(
+        "--save",
+        help="also write every unit (per-deal shares, per-seed heads-up rates, both editions "
+        "with --against) to this JSON file, for analysis after the run",
+    )
     args = parser.parse_args()
+    saved: dict[str, dict[str, Any]] = {}
     console = Console(width=110) if not sys.stdout.isatty() else Console()
     console.print(
         f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, load average "
@@ -403,6 +417,18 @@ def main() -> None:
                     tick = partial(progress.advance, task)
                     old_shares = four_seat_units(bot, args.deals, tick=tick, pool=pool, maps=old)
                     old_rates = heads_up_all(bot, args.pairs, tick, pool, maps=old)
+            saved[bot] = {
+                "four_seat": shares,
+                "heads_up": {f"{a}-{b}": v for (a, b), v in rates.items()},
+            }
+            if args.against:
+                saved[bot][f"edition{args.against}"] = {
+                    "four_seat": old_shares,
+                    "heads_up": {f"{a}-{b}": v for (a, b), v in old_rates.items()},
+                }
+            if args.save:
+                with open(args.save, "w") as out:
+                    json.dump({"edition": EDITION, "against": args.against, **saved}, out)
             if args.deals:
                 report_four_seat(console, bot, shares, args.deals)
             console.print(f"  baseline: the first seat's share on equal maps {baseline:.3f}")

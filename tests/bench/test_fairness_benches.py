@@ -20,6 +20,7 @@ from bench.diceland_race import (
     heads_up_rate,
     race,
 )
+from bench.diceland_sides import game_value, pairings
 from engine.diceland import GAME
 from engine.diceland.maps import MAP_DATA as GAME_MAPS
 from engine.simulate import make_bots, play
@@ -78,6 +79,31 @@ def test_diceland_fairness_pairs_heads_up_games_alone_with_no_four_seat_deals():
     assert "random: paired with edition 2 (same deals and seeds):" in out
     assert re.search(r"^  edition 2: heads-up pairs within 45-55 %: \d+ of 28$", out, re.M), out
     assert "random, edition 2: heads-up, 2 games a pair (mirrored)" in out
+
+
+def test_diceland_sides_reads_a_saved_run_and_pairs_maps_as_boards(tmp_path):
+    """``--save`` keeps every unit; ``diceland_sides.py`` reads them back: each pair with its
+    interval, and the best pairing of the maps as boards' sides both ways of picking a side."""
+    saved = tmp_path / "run.json"
+    run_bench(
+        "diceland_fairness.py",
+        *("--deals", "0", "--pairs", "2", "--bots", "random", "--seat-games", "1"),
+        *("--save", str(saved)),
+    )
+    units = json.loads(saved.read_text())["random"]["heads_up"]
+    assert len(units) == 28 and all(len(v) == 2 for v in units.values())
+    out = run_bench("diceland_sides.py", str(saved))
+    assert "random: edition " in out and "4 games a pair (mirrored seeds)" in out
+    assert re.search(r"^    A-B 0\.\d{3}±0\.\d{3}\**$", out, re.M), out
+    assert re.search(r"inside 45-55 %: \d+ of 28; CI wholly outside: \d+", out), out
+    assert re.search(r"best boards, sides at random: (\w/\w ){3}\w/\w; worst board pair", out)
+    assert "best boards, each picks the best side:" in out
+
+
+def test_a_board_side_chosen_well_is_worth_the_two_by_two_games_value():
+    assert game_value([[0.6, 0.7], [0.4, 0.5]]) == 0.6  # a saddle point: the first side
+    assert abs(game_value([[1.0, 0.0], [0.0, 1.0]]) - 0.5) < 1e-12  # matching pennies
+    assert len(list(pairings("ABCDEFGH"))) == 105
 
 
 def test_diceland_tune_plays_candidates_against_the_field_and_names_the_edits():

@@ -181,6 +181,15 @@ def test_rule_maps_are_dealt_at_random_from_the_dice_unless_chosen():
     assert state.maps == ["H", "C", "C"]
 
 
+def test_ruling_one_map_per_seat_and_no_side_to_pick():
+    """Ruling 9 and RULES.md's *Ruling: one map per seat, no sides*: the rulebook's side choice
+    is not a fairness lever for this set (a player who picks well never plays the weak sides),
+    so each seat is dealt one map and its first decision is the first throw's colour."""
+    state = GAME.setup(4, GAME.validate_options(4, {}), Dice("sides"))
+    assert len(set(state.maps)) == 4 and state.phase == Phase.CHOOSE
+    assert {a["type"] for a in GAME.legal_actions(state, state.active)} == {"choose"}
+
+
 def test_rule_start_hex_is_crossed_and_first_player_throws_six_dice():
     firsts = set()
     for n in range(10):
