@@ -9,8 +9,8 @@ made plus the heuristic's own value of the sheet (bonuses held, partial areas, o
 the same scale the heuristic uses for one round, so the search corrects it where the next
 rolls decide (which decision keeps the most good options open, which area two rounds can
 finish). Every candidate meets the same sampled rolls (common random numbers). Two rounds
-instead of one: +1.2 points over the heuristic solo on 146 paired seeds, against +0.25 on
-200 for one round (RULES.md, "search").
+instead of one: +1.16 points over the heuristic solo on 200 paired seeds, against +0.25 on
+the same seeds for one round (RULES.md, "search").
 """
 
 from __future__ import annotations
