@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 
 from engine.burgundy import GAME
@@ -116,3 +117,39 @@ def test_fitted_search_bot_plays_a_seeded_solo_game_with_a_tiny_budget():
     game = get_game("burgundy")
     played = play(game, [FittedSearchBot(iterations=8)], "fitted", {"variant": "solo"})
     assert played.result is not None and played.illegal == 0
+
+
+def test_search_plays_the_candidate_then_two_rounds_before_valuing_the_leaf():
+    from engine.burgundy.search import ROUNDS_AHEAD, BurgundySearchBot
+    from engine.burgundy.state import SOLO_ROUNDS
+    from engine.dice import Dice
+
+    assert ROUNDS_AHEAD == 2
+    bot = BurgundySearchBot(iterations=4)
+    look = bot.look
+    played: list[int] = []
+    heuristic_policy = look.policy
+
+    def counting(state, seat, legal, rng):
+        played.append(state.round)
+        return heuristic_policy(state, seat, legal, rng)
+
+    look.policy = counting  # type: ignore[method-assign]
+    state = GAME.setup(1, GAME.validate_options(1, {"variant": "solo"}), Dice("horizon"))
+    GAME.apply(state, 0, GAME.legal_actions(state, 0)[0], Dice("horizon"))
+    view = GAME.view(state, 0)
+    candidate = GAME.legal_actions(state, 0)[0]
+    bot.simulate(view, 0, candidate, "world-0")
+    assert played == [state.round + 1, state.round + 2]
+
+    played.clear()
+    last = GAME.setup(1, GAME.validate_options(1, {"variant": "solo"}), Dice("horizon-end"))
+    seeds = Dice("horizon-end")
+    heuristic = HeuristicBot()
+    rng = random.Random(0)
+    while last.round < 3 * SOLO_ROUNDS:
+        legal = GAME.legal_actions(last, 0)
+        GAME.apply(last, 0, heuristic.choose(GAME.view(last, 0), legal, rng), seeds)
+    value = bot.simulate(GAME.view(last, 0), 0, GAME.legal_actions(last, 0)[0], "world-1")
+    assert played == [], "the last round's candidate ends the game: nothing is left to play"
+    assert value == int(value), "a finished game's leaf is its points"
