@@ -15,7 +15,9 @@ due: ``chance_key``), so a candidate that stops and one that throws on meet the 
 throws in a world (common random numbers past the first difference; the paired
 differences' spread falls by about a quarter), and its leaf also counts, until nine
 treasures are found, how far the uncrossed treasures still are (the heuristic's approach
-measure).
+measure). :class:`FittedSearchBot` (not the catalogue's either: no measurable gain yet)
+keys the dice the same way and values a leaf by the seat's chance of winning under a model
+fitted to whole games (``engine.diceland.leaf``).
 """
 
 from __future__ import annotations
