@@ -14,6 +14,7 @@ from engine.diceland.leaf import features, win_chances
 from engine.diceland.search import (
     DicelandLookahead,
     FittedLookahead,
+    FittedSearchBot,
     KeyedLookahead,
     progress,
     treasure_distance,
@@ -149,3 +150,19 @@ def test_diceland_fitted_leaf_shares_the_win_and_favours_the_seat_nearer_it():
     over.phase, over.winners = Phase.OVER, [2]
     assert [look.value(over, s, None) for s in range(3)] == [0.0, 0.0, 1.0]
     assert look.value(state, 1, None) == chances[1]
+
+
+def test_fitted_search_plays_a_seeded_game_legally_and_repeats_it_with_an_iteration_budget():
+    """``play`` checks every action; the same seeds give the same moves."""
+    runs = [
+        play(
+            GAME,
+            [FittedSearchBot(iterations=12), GAME.bots["heuristic"]()],
+            "fitted-play",
+            {},
+            bot_seed="fitted",
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].result is not None and runs[0].result.detail["ended_by"] == "win"
+    assert runs[0].moves == runs[1].moves
