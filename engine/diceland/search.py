@@ -15,7 +15,9 @@ due: ``chance_key``), so a candidate that stops and one that throws on meet the 
 throws in a world (common random numbers past the first difference; the paired
 differences' spread falls by about a quarter), and its leaf also counts, until nine
 treasures are found, how far the uncrossed treasures still are (the heuristic's approach
-measure).
+measure). :class:`FittedSearchBot` (not the catalogue's either: no measurable gain yet)
+keys the dice the same way and values a leaf by the seat's chance of winning under a model
+fitted to whole games (``engine.diceland.leaf``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from engine.contract import Action
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
 from engine.diceland.bots import APPROACH, FAR, HeuristicBot
+from engine.diceland.leaf import win_chances
 from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of
 from engine.search import Lookahead, SearchBot
@@ -98,6 +101,10 @@ class DicelandLookahead(Lookahead):
     """Whether the rollouts' dice are keyed to the moment of the game (:meth:`chance_key`)."""
     approach = False
     """Whether the leaf counts the steps to the uncrossed treasures (:func:`progress`)."""
+    fitted = False
+    """Whether the leaf is the seat's fitted chance of winning (``engine.diceland.leaf``)
+    instead of the progress margin."""
+    turns_ahead = TURNS_AHEAD
 
     def seat(self, view: Any) -> int:
         return int(view["you"])
@@ -124,9 +131,13 @@ class DicelandLookahead(Lookahead):
         return root.turn
 
     def done(self, state: DicelandState, seat: int, mark: Any) -> bool:
-        return state.turn >= mark + TURNS_AHEAD
+        return state.turn >= mark + self.turns_ahead
 
     def value(self, state: DicelandState, seat: int, mark: Any) -> float:
+        if self.fitted:
+            if self.game.is_over(state):
+                return 1 / len(state.winners) if seat in state.winners else 0.0
+            return win_chances(state)[seat]
         if self.game.is_over(state):
             return FINISHED * self.outcome(state, seat)
         mine = progress(state, seat, self.approach)
@@ -142,6 +153,13 @@ class KeyedLookahead(DicelandLookahead):
     approach = True
 
 
+class FittedLookahead(DicelandLookahead):
+    """The lookahead with keyed dice and the fitted chance of winning as its leaf."""
+
+    keyed = True
+    fitted = True
+
+
 class DicelandSearchBot(SearchBot):
     """Determinized Monte Carlo over two turns (module docstring)."""
 
@@ -154,3 +172,9 @@ class KeyedSearchBot(DicelandSearchBot):
     (``engine.diceland.search:KeyedSearchBot``)."""
 
     lookahead_class = KeyedLookahead
+
+
+class FittedSearchBot(DicelandSearchBot):
+    """The search with :class:`FittedLookahead` (``engine.diceland.search:FittedSearchBot``)."""
+
+    lookahead_class = FittedLookahead

@@ -1,5 +1,6 @@
 """The Diceland search's lookahead: throws keyed to the moment of the game (so candidates of
-one world meet the same dice) and a leaf that sees how near the uncrossed treasures are."""
+one world meet the same dice), a leaf that sees how near the uncrossed treasures are, and
+the fitted leaf: every seat's chance of winning."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ import copy
 import random
 
 from engine.dice import Dice
+from engine.diceland.board import COLOURS, bits
 from engine.diceland.bots import Scorer
+from engine.diceland.leaf import features, win_chances
 from engine.diceland.search import (
     DicelandLookahead,
+    FittedLookahead,
+    FittedSearchBot,
     KeyedLookahead,
     progress,
     treasure_distance,
@@ -107,3 +112,57 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
     assert gain > 0
     assert progress(nearer, 0, approach=True) > before
     assert progress(nearer, 0) == progress(state, 0) + 1  # the catalogue's leaf: one cross
+
+
+def test_diceland_leaf_features_read_treasures_wanted_colour_left_and_turn_order():
+    dice = Dice("leaf-features")
+    state = GAME.setup(3, GAME.validate_options(3, {}), dice)
+    for seat in range(3):
+        board = board_of(state, seat)
+        past_five, left, under_six, left_done, crosses, order = features(state, seat)
+        smallest = min(board.colour_mask[c].bit_count() for c in COLOURS)
+        assert (past_five, left, under_six, left_done) == (0, smallest, max(0, 6 - smallest), 0)
+        assert crosses == 1
+        assert order == (seat - state.active) % 3 / 3
+    done = copy.deepcopy(state)
+    board = board_of(done, 0)
+    done.crosses[0] = sorted({*done.crosses[0], *bits(board.treasure_mask)})
+    past_five, left, _, left_done, crosses, _ = features(done, 0)
+    assert past_five == 4 and left_done == left > 0  # nine found: only the colour is wanted
+    assert crosses == 1 + 12
+
+
+def test_diceland_fitted_leaf_shares_the_win_and_favours_the_seat_nearer_it():
+    """Every seat's chance sums to one; a treasure more (or a nearer colour) raises a seat's
+    chance; the fitted search values a finished game by who won it."""
+    dice = Dice("leaf-chances")
+    state = GAME.setup(3, GAME.validate_options(3, {}), dice)
+    chances = win_chances(state)
+    assert abs(sum(chances) - 1) < 1e-9 and all(0 < c < 1 for c in chances)
+    richer = copy.deepcopy(state)
+    board = board_of(richer, 1)
+    treasure = next(iter(bits(board.treasure_mask)))
+    richer.crosses[1] = sorted({*richer.crosses[1], treasure})
+    assert win_chances(richer)[1] > chances[1]
+    assert win_chances(richer)[0] < chances[0]
+    look = FittedLookahead(GAME)
+    over = copy.deepcopy(state)
+    over.phase, over.winners = Phase.OVER, [2]
+    assert [look.value(over, s, None) for s in range(3)] == [0.0, 0.0, 1.0]
+    assert look.value(state, 1, None) == chances[1]
+
+
+def test_fitted_search_plays_a_seeded_game_legally_and_repeats_it_with_an_iteration_budget():
+    """``play`` checks every action; the same seeds give the same moves."""
+    runs = [
+        play(
+            GAME,
+            [FittedSearchBot(iterations=12), GAME.bots["heuristic"]()],
+            "fitted-play",
+            {},
+            bot_seed="fitted",
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].result is not None and runs[0].result.detail["ended_by"] == "win"
+    assert runs[0].moves == runs[1].moves
