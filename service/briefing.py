@@ -20,6 +20,7 @@ from typing import Any, Literal
 from engine.contract import Game
 from engine.games import get_game
 from service.announce import decision_due
+from service.decoded import DecodedStates
 from service.described import Described, DescribedActions, described_actions
 from service.store import GameRecord, GameStatus, GameStore
 
@@ -28,11 +29,19 @@ DETAILS: tuple[Detail, ...] = ("full", "compact", "none")
 
 
 class Briefing:
-    """Completes ``decision_due`` notices from the games' current records."""
+    """Completes ``decision_due`` notices from the games' current records (with the states
+    and described actions this process holds for them: ``service.decoded``,
+    ``service.described``)."""
 
-    def __init__(self, store: GameStore, described: DescribedActions | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        described: DescribedActions | None = None,
+        states: DecodedStates | None = None,
+    ) -> None:
         self.store = store
         self.described = described if described is not None else DescribedActions()
+        self.states = states if states is not None else DecodedStates()
 
     def complete(self, notices: Iterable[dict[str, Any]], detail: Detail) -> list[dict[str, Any]]:
         """Every notice, ``decision_due`` ones completed (each game and seat read once, in
@@ -54,12 +63,16 @@ class Briefing:
         if record.status is not GameStatus.ACTIVE:
             return None
         game = get_game(record.game)
-        state = game.load_state(record.state)
-        prompts = game.to_act(state)
-        if seat not in prompts:
-            return None
-        notice = decision_due(record, seat, prompts[seat])
-        return self._fill(notice, record, state, detail, self.store.last_time(record.id, seat))
+        state = self.states.decoded(game, record)
+        try:
+            prompts = game.to_act(state)
+            if seat not in prompts:
+                return None
+            notice = decision_due(record, seat, prompts[seat])
+            last_time = self.store.last_time(record.id, seat)
+            return self._fill(notice, record, state, detail, last_time)
+        finally:
+            self.states.keep(record, state)
 
     def brief(
         self,
@@ -77,10 +90,13 @@ class Briefing:
         if notice.get("decision", notice.get("version")) != record.decision(seat):
             return stale
         game = get_game(record.game)
-        state = game.load_state(record.state)
-        if seat not in game.to_act(state):
-            return stale
-        return self._fill({**notice}, record, state, detail, last_time)
+        state = self.states.decoded(game, record)
+        try:
+            if seat not in game.to_act(state):
+                return stale
+            return self._fill({**notice}, record, state, detail, last_time)
+        finally:
+            self.states.keep(record, state)
 
     def _fill(
         self,

@@ -115,8 +115,8 @@ class GameService:
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
         self.described = DescribedActions()
-        self.briefing = Briefing(store, self.described)
         self.states = DecodedStates()
+        self.briefing = Briefing(store, self.described, self.states)
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -218,8 +218,7 @@ class GameService:
     def _decoded(self, game: Game, record: GameRecord) -> Any:
         """``record``'s state decoded: the one this process holds for it (see
         ``service.decoded``), else decoded now; the caller's own until it keeps it again."""
-        state = self.states.take(record)
-        return state if state is not None else game.load_state(record.state)
+        return self.states.decoded(game, record)
 
     def legal_actions(self, record: GameRecord, seat: int) -> dict[str, Any]:
         """The seat's legal actions now, each with its sentence (empty when it owes nothing)."""
