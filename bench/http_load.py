@@ -71,22 +71,21 @@ def _check(reply: requests.Response, what: str) -> dict[str, Any]:
     return reply.json()
 
 
+def creation(script: Script) -> dict[str, Any]:
+    """The body of the request that creates the script's game (every seat human, its seed)."""
+    return {
+        "game": script.game,
+        "seats": [{"kind": "human"}] * script.seats,
+        "options": script.options,
+        "seed": script.seed,
+        "visibility": "public",
+    }
+
+
 def set_up(http: requests.Session, base: str, script: Script) -> tuple[str, list[dict], dict]:
     """Create the script's game with its seed, join every seat; the id, each seat's auth
     header and the game's summary."""
-    created = _check(
-        http.post(
-            f"{base}/v1/games",
-            json={
-                "game": script.game,
-                "seats": [{"kind": "human"}] * script.seats,
-                "options": script.options,
-                "seed": script.seed,
-                "visibility": "public",
-            },
-        ),
-        "create",
-    )
+    created = _check(http.post(f"{base}/v1/games", json=creation(script)), "create")
     gid = created["id"]
     auth = []
     for seat in range(script.seats):

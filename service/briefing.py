@@ -20,6 +20,8 @@ from typing import Any, Literal
 from engine.contract import Game
 from engine.games import get_game
 from service.announce import decision_due
+from service.decoded import DecodedStates
+from service.described import Described, DescribedActions, described_actions
 from service.store import GameRecord, GameStatus, GameStore
 
 Detail = Literal["full", "compact", "none"]
@@ -27,10 +29,19 @@ DETAILS: tuple[Detail, ...] = ("full", "compact", "none")
 
 
 class Briefing:
-    """Completes ``decision_due`` notices from the games' current records."""
+    """Completes ``decision_due`` notices from the games' current records (with the states
+    and described actions this process holds for them: ``service.decoded``,
+    ``service.described``)."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        described: DescribedActions | None = None,
+        states: DecodedStates | None = None,
+    ) -> None:
         self.store = store
+        self.described = described if described is not None else DescribedActions()
+        self.states = states if states is not None else DecodedStates()
 
     def complete(self, notices: Iterable[dict[str, Any]], detail: Detail) -> list[dict[str, Any]]:
         """Every notice, ``decision_due`` ones completed (each game and seat read once, in
@@ -52,12 +63,16 @@ class Briefing:
         if record.status is not GameStatus.ACTIVE:
             return None
         game = get_game(record.game)
-        state = game.load_state(record.state)
-        prompts = game.to_act(state)
-        if seat not in prompts:
-            return None
-        notice = decision_due(record, seat, prompts[seat])
-        return self._fill(notice, record, state, detail, self.store.last_time(record.id, seat))
+        state = self.states.decoded(game, record)
+        try:
+            prompts = game.to_act(state)
+            if seat not in prompts:
+                return None
+            notice = decision_due(record, seat, prompts[seat])
+            last_time = self.store.last_time(record.id, seat)
+            return self._fill(notice, record, state, detail, last_time)
+        finally:
+            self.states.keep(record, state)
 
     def brief(
         self,
@@ -75,10 +90,13 @@ class Briefing:
         if notice.get("decision", notice.get("version")) != record.decision(seat):
             return stale
         game = get_game(record.game)
-        state = game.load_state(record.state)
-        if seat not in game.to_act(state):
-            return stale
-        return self._fill({**notice}, record, state, detail, last_time)
+        state = self.states.decoded(game, record)
+        try:
+            if seat not in game.to_act(state):
+                return stale
+            return self._fill({**notice}, record, state, detail, last_time)
+        finally:
+            self.states.keep(record, state)
 
     def _fill(
         self,
@@ -96,19 +114,23 @@ class Briefing:
             deadline=record.deadline(seat),
             last_round_trip=last_time,
         )
-        notice.update(what_to_answer(get_game(record.game), state, seat, detail))
+        game = get_game(record.game)
+        actions = self.described.get(game, record, state, seat) if detail == "full" else None
+        notice.update(what_to_answer(game, state, seat, detail, actions))
         return notice
 
 
-def what_to_answer(game: Game, state: Any, seat: int, detail: Detail) -> dict[str, Any]:
+def what_to_answer(
+    game: Game, state: Any, seat: int, detail: Detail, described: Described | None = None
+) -> dict[str, Any]:
     """What a notice carries for ``seat`` to answer from: its view and its legal actions,
-    with their texts (``full``), without (``compact``), or nothing (``none``)."""
+    with their texts (``full``: ``described`` if given, the seat's described actions in
+    ``state``), without (``compact``), or nothing (``none``)."""
     if detail == "none":
         return {}
-    legal = game.legal_actions(state, seat)
+    actions: list[dict[str, Any]]
     if detail == "compact":
-        actions: list[dict[str, Any]] = [{"action": action} for action in legal]
+        actions = [{"action": action} for action in game.legal_actions(state, seat)]
     else:
-        texts = game.describe_all(state, seat, legal)
-        actions = [{"action": a, "text": t} for a, t in zip(legal, texts, strict=True)]
+        actions = described if described is not None else described_actions(game, state, seat)
     return {"view": game.view(state, seat), "actions": actions}

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from engine.contract import Game
 from service.store import GameRecord
 
 SIZE = 256
@@ -45,6 +46,12 @@ class DecodedStates:
         if version != record.version or data != record.state_json:
             return None
         return state
+
+    def decoded(self, game: Game, record: GameRecord) -> Any:
+        """``record``'s state decoded: the one held for it (:meth:`take`), else decoded now;
+        the caller's own until it keeps it again."""
+        state = self.take(record)
+        return state if state is not None else game.load_state(record.state)
 
     def keep(self, record: GameRecord, state: Any) -> None:
         """Hold ``state``, the decoded ``record.state``, for the next request on the game.

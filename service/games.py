@@ -29,6 +29,7 @@ from service.announce import (
 )
 from service.briefing import Briefing, Detail
 from service.decoded import DecodedStates
+from service.described import DescribedActions
 from service.errors import (
     Contention,
     GameNotFound,
@@ -77,14 +78,6 @@ class Caller:
     creator: bool = False
 
 
-def described_actions(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
-    """Every legal action of ``seat`` in ``state``, each with the game's sentence for it (the
-    ``actions`` of the legal actions and of a move's answer)."""
-    actions = game.legal_actions(state, seat)
-    texts = game.describe_all(state, seat, actions)
-    return [{"action": a, "text": t} for a, t in zip(actions, texts, strict=True)]
-
-
 def open_human_seat(record: GameRecord, seat: int) -> SeatRecord:
     """``seat`` of ``record`` if it is a human seat nobody has taken. Raises SeatNotFound,
     SeatNotHuman, SeatTaken."""
@@ -121,8 +114,9 @@ class GameService:
         self.accounts = accounts
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
-        self.briefing = Briefing(store)
+        self.described = DescribedActions()
         self.states = DecodedStates()
+        self.briefing = Briefing(store, self.described, self.states)
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -224,8 +218,7 @@ class GameService:
     def _decoded(self, game: Game, record: GameRecord) -> Any:
         """``record``'s state decoded: the one this process holds for it (see
         ``service.decoded``), else decoded now; the caller's own until it keeps it again."""
-        state = self.states.take(record)
-        return state if state is not None else game.load_state(record.state)
+        return self.states.decoded(game, record)
 
     def legal_actions(self, record: GameRecord, seat: int) -> dict[str, Any]:
         """The seat's legal actions now, each with its sentence (empty when it owes nothing)."""
@@ -239,7 +232,7 @@ class GameService:
             "seat": seat,
             "deadline": record.deadline(seat) if owes else None,
             "decision": record.decision(seat) if owes else None,
-            "actions": described_actions(game, state, seat) if owes else [],
+            "actions": self.described.get(game, record, state, seat) if owes else [],
         }
         self.states.keep(record, state)
         return legal
@@ -654,7 +647,7 @@ class GameService:
             # The mover's next decision, if it owes one at once: a client needs no second
             # request to choose its next move (another seat's legal actions are not its to see).
             "actions": (
-                described_actions(get_game(decided.record.game), state, seat)
+                self.described.get(get_game(decided.record.game), decided.record, state, seat)
                 if move.next_actions and seat in decided.after
                 else []
             ),

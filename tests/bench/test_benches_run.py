@@ -144,3 +144,18 @@ def test_a_profile_sample_belongs_to_its_innermost_known_layer():
     assert layer_of(f"{gunicorn};{service};{stdlib}") == "service"
     assert layer_of(f"{gunicorn};{stdlib}") == "HTTP server (gunicorn)"
     assert layer_of(stdlib) == OTHER
+
+
+MOVE_CPU_ARGS = ("--games", "1", "--game", "kingdice", "--streams")
+
+
+def test_move_cpu_prints_a_moves_cpu_time_with_streams_open():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "move_cpu.py"), *MOVE_CPU_ARGS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, f"move_cpu.py exited {done.returncode}:\n{done.stderr[-3000:]}"
+    assert "kingdice" in done.stdout and "us CPU a move" in done.stdout

@@ -124,3 +124,29 @@ def test_a_move_keeps_the_state_it_left_and_the_next_request_uses_it(client):
     fresh = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
     assert again.status_code == 200 and again.get_json() == fresh.get_json()
     assert again.get_json()["version"] == stored.version
+
+
+def test_a_decision_notice_reads_the_held_state_and_keeps_it_again(client):
+    # The seat's stream completes its notice from the state the move kept, then holds it
+    # again for the next request; what it says is what decoding gives.
+    created = client.post(
+        "/v1/games",
+        json={
+            "game": "kingdice",
+            "seats": [{"kind": "human"}] * 2,
+            "seed": "decoded-notice",
+            "visibility": "public",
+        },
+    ).get_json()
+    game_id = created["id"]
+    join_all(client, created)
+    service = service_of(client.application)
+    stored = service.store.load(game_id)
+    assert stored is not None
+    seat = int(min(client.get(f"/v1/games/{game_id}").get_json()["to_act"]))
+    held = service.states.decoded(get_game("kingdice"), stored)
+    service.states.keep(stored, held)
+    notice = service.briefing.owed(stored, seat, "full")
+    assert service.states.take(stored) is held, "kept again after the notice"
+    fresh = service.briefing.owed(stored, seat, "full")
+    assert notice is not None and notice == fresh
