@@ -23,6 +23,7 @@ from collections import OrderedDict
 from typing import Any
 
 from engine.contract import Game
+from service.recent import hold
 from service.store import GameRecord
 
 SIZE = 256
@@ -61,13 +62,7 @@ class DecodedStates:
         if record.state_json is None:
             self._entries.pop(record.id, None)
             return
-        self._entries[record.id] = (record.version, record.state_json, state)
-        self._entries.move_to_end(record.id)
-        while len(self._entries) > self.size:
-            try:
-                self._entries.popitem(last=False)
-            except KeyError:  # emptied meanwhile by another thread
-                break
+        hold(self._entries, record.id, (record.version, record.state_json, state), self.size)
 
     def __len__(self) -> int:
         return len(self._entries)

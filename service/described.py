@@ -19,10 +19,13 @@ from collections import OrderedDict
 from typing import Any
 
 from engine.contract import Game
+from service.recent import hold
 from service.store import GameRecord
 
-SIZE = 512
-"""(game, seat) pairs a process keeps described actions for (the ones used last)."""
+SIZE = 128
+"""(game, seat) pairs a process keeps described actions for (the ones used last): the reuse
+it is for comes within one move's requests, and a Burgundy list can weigh ~120 KB, so 128
+bound it to ~15 MB a process."""
 
 Described = list[dict[str, Any]]
 
@@ -53,13 +56,7 @@ class DescribedActions:
         if entry is not None and entry[0] == record.version and entry[1] == data:
             return entry[2]
         described = described_actions(game, state, seat)
-        self._entries[key] = (record.version, data, described)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.size:
-            try:
-                self._entries.popitem(last=False)
-            except KeyError:  # emptied meanwhile by another thread
-                break
+        hold(self._entries, key, (record.version, data, described), self.size)
         return described
 
     def __len__(self) -> int:

@@ -104,7 +104,10 @@ class OneTripPreparationMixin:
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
         if pipeline is None and self._job_in_hand:
-            return  # the job's preparation, next, carries it
+            # the job's preparation, next, carries it; skipped once only, so a dequeue that
+            # fails after finding a job (rq retries the loop) cannot silence the heartbeat
+            self._job_in_hand = False
+            return
         super().heartbeat(timeout, pipeline=pipeline)  # type: ignore[misc]
 
     def execute_job(self, job: Job, queue: Queue) -> None:

@@ -289,3 +289,25 @@ def test_the_worker_starts_a_dequeued_job_after_two_round_trips(private_redis):
         assert job.started_at is not None and job.worker_name == worker.name
     finally:
         worker.register_death()
+
+
+def test_a_heartbeat_left_to_the_jobs_preparation_is_skipped_once_only(private_redis):
+    # The heartbeat rq sends after a dequeue that found a job is left to the job's
+    # preparation; if the job never reaches it (rq retries its dequeue loop after a Redis
+    # error), the next heartbeats must be sent, or the worker's key expires while it runs.
+    from rq import Queue
+
+    from service.worker import DicehallWorker
+
+    url = private_redis.connection_pool.connection_kwargs
+    raw = redis.Redis(url["host"], url["port"])
+    queue = Queue("skip-once-test", connection=raw)
+    worker = DicehallWorker([queue], connection=raw)
+    worker.register_birth()
+    try:
+        worker.reorder_queues(reference_queue=queue)  # rq: a dequeue found a job
+        _, skipped, _ = Counted(private_redis).during(worker.heartbeat)
+        _, sent, calls = Counted(private_redis).during(worker.heartbeat)
+        assert (skipped, sent) == (0, 1), f"round trips {skipped}, then {sent} {calls}"
+    finally:
+        worker.register_death()
