@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from engine.games import LISTED, catalogue
+from engine.search import MAX_BUDGET_MS, MAX_ITERATIONS
 
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
@@ -121,11 +122,11 @@ class SeatSpecSchema(Schema):
         metadata={"description": "bundled bot (kind bot), one of the game's", "enum": _bot_names()},
     )
     budget_ms = fields.Float(
-        validate=validate.Range(min=1, max=10_000),
+        validate=validate.Range(min=1, max=MAX_BUDGET_MS),
         metadata={"description": "the search bot's time per decision in ms (default 1000)"},
     )
     iterations = fields.Integer(
-        validate=validate.Range(min=1, max=100_000),
+        validate=validate.Range(min=1, max=MAX_ITERATIONS),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "
             "budget (reproducible from the game's seed)"
@@ -737,12 +738,12 @@ class ParticipantSchema(Schema):
     account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
     budget_ms = fields.Float(
         allow_none=True,
-        validate=validate.Range(min=1, max=10_000),
+        validate=validate.Range(min=1, max=MAX_BUDGET_MS),
         metadata={"description": "the search bot's time per decision in ms (default 1000)"},
     )
     iterations = fields.Integer(
         allow_none=True,
-        validate=validate.Range(min=1, max=100_000),
+        validate=validate.Range(min=1, max=MAX_ITERATIONS),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "
             "budget (reproducible from the game's seed)"

@@ -58,6 +58,26 @@ def test_seat_budget_is_checked_against_the_bot(client):
     assert too_big.status_code == 422
 
 
+def test_an_iteration_budget_stays_inside_a_bot_jobs_timeout(client, redis_client):
+    # the slowest game's simulations take 2-4 ms on the shared machine: 10,000 of them keep a
+    # decision under a minute, 100,000 could outlast the job's timeout and never move
+    from engine.search import MAX_ITERATIONS
+    from service.runtime import JOB_TIMEOUT
+
+    assert MAX_ITERATIONS * 0.004 < JOB_TIMEOUT / 5
+
+    def create_with(iterations):
+        seat = {"kind": "bot", "bot": "search", "iterations": iterations}
+        return client.post("/v1/games", json={"game": "diceland", "seats": [seat, seat]})
+
+    accepted = create_with(MAX_ITERATIONS)
+    redis_client.flushdb()  # its bot jobs are minutes of work that no later test should find
+    assert accepted.status_code == 201, accepted.get_json()
+    refused = create_with(MAX_ITERATIONS + 1)
+    assert refused.status_code == 422, refused.get_json()
+    assert "iterations" in str(refused.get_json())
+
+
 def test_catalogue_offers_the_search_bot_in_every_game(client):
     for game in client.get("/v1/catalogue").get_json():
         assert {"random", "heuristic", "search"} <= set(game["bots"]), game["name"]
