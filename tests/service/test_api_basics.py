@@ -26,6 +26,21 @@ def create_toy(client, humans: int = 2, seed: str | None = "toy-seed"):
     return response.get_json()
 
 
+def create_humans(client, game: str, seed: str, humans: int = 2) -> dict:
+    """A public seeded game of ``game`` with ``humans`` human seats, as created (201)."""
+    response = client.post(
+        "/v1/games",
+        json={
+            "game": game,
+            "seats": [{"kind": "human"}] * humans,
+            "seed": seed,
+            "visibility": "public",
+        },
+    )
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
 def join_all(client, game) -> list[str]:
     tokens = []
     for seat in range(len(game["seats"])):

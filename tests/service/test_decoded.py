@@ -10,7 +10,7 @@ from engine.games import get_game
 from service.context import service_of
 from service.decoded import DecodedStates
 from service.store import GameRecord, GameStatus, StoredRecord
-from tests.service.test_api_basics import auth, join_all
+from tests.service.test_api_basics import auth, create_humans, join_all
 
 FIELDS: dict[str, Any] = {
     "game": "kingdice",
@@ -93,15 +93,7 @@ def test_a_move_keeps_the_state_it_left_and_the_next_request_uses_it(client):
     # King of the Dice, two humans: the POST keeps the state it committed; the next read of
     # legal actions takes it (and keeps it again) instead of decoding, with the same answer
     # as a decoded state gives.
-    created = client.post(
-        "/v1/games",
-        json={
-            "game": "kingdice",
-            "seats": [{"kind": "human"}] * 2,
-            "seed": "decoded",
-            "visibility": "public",
-        },
-    ).get_json()
+    created = create_humans(client, "kingdice", "decoded")
     game_id, tokens = created["id"], join_all(client, created)
     service = service_of(client.application)
     seat = int(min(client.get(f"/v1/games/{game_id}").get_json()["to_act"]))
@@ -129,15 +121,7 @@ def test_a_move_keeps_the_state_it_left_and_the_next_request_uses_it(client):
 def test_a_decision_notice_reads_the_held_state_and_keeps_it_again(client):
     # The seat's stream completes its notice from the state the move kept, then holds it
     # again for the next request; what it says is what decoding gives.
-    created = client.post(
-        "/v1/games",
-        json={
-            "game": "kingdice",
-            "seats": [{"kind": "human"}] * 2,
-            "seed": "decoded-notice",
-            "visibility": "public",
-        },
-    ).get_json()
+    created = create_humans(client, "kingdice", "decoded-notice")
     game_id = created["id"]
     join_all(client, created)
     service = service_of(client.application)

@@ -13,7 +13,7 @@ from service.api.sse import resolved
 from service.context import service_of
 from service.described import DescribedActions, described_actions
 from service.store import GameRecord, GameStatus, StoredRecord
-from tests.service.test_api_basics import auth, join_all
+from tests.service.test_api_basics import auth, create_humans, join_all
 
 GAME = get_game("burgundy")
 FIELDS: dict[str, Any] = {
@@ -95,15 +95,7 @@ def test_answers_and_notices_of_a_move_give_each_seat_its_own_current_actions(cl
     # legal-actions give the mover's actions for the new state; the other seat's notice and
     # GET give the other seat's, built from the state as decoding gives it; after the next
     # version, the actions are the new state's.
-    created = client.post(
-        "/v1/games",
-        json={
-            "game": "burgundy",
-            "seats": [{"kind": "human"}] * 2,
-            "seed": "described",
-            "visibility": "public",
-        },
-    ).get_json()
+    created = create_humans(client, "burgundy", "described")
     game_id, tokens = created["id"], join_all(client, created)
     service = service_of(client.application)
     for _ in range(6):
