@@ -12,16 +12,22 @@ from service.decoded import DecodedStates
 from service.store import GameRecord, GameStatus, StoredRecord
 from tests.service.test_api_basics import auth, create_humans, join_all
 
-FIELDS: dict[str, Any] = {
-    "game": "kingdice",
-    "seats": [],
-    "options": {},
-    "seed": "s",
-    "commitment": "c",
-    "creator_digest": "d",
-    "created_at": 0.0,
-    "status": GameStatus.ACTIVE,
-}
+
+def record_fields(game: str) -> dict[str, Any]:
+    """A test record's fields beside its id, version and state: an active game of ``game``."""
+    return {
+        "game": game,
+        "seats": [],
+        "options": {},
+        "seed": "s",
+        "commitment": "c",
+        "creator_digest": "d",
+        "created_at": 0.0,
+        "status": GameStatus.ACTIVE,
+    }
+
+
+FIELDS = record_fields("kingdice")
 
 
 def record(game_id: str, version: int, state: dict[str, Any]) -> GameRecord:

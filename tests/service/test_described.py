@@ -12,20 +12,12 @@ from service.api.events import _read
 from service.api.sse import resolved
 from service.context import service_of
 from service.described import DescribedActions, described_actions
-from service.store import GameRecord, GameStatus, StoredRecord
+from service.store import GameRecord, StoredRecord
 from tests.service.test_api_basics import auth, create_humans, join_all
+from tests.service.test_decoded import record_fields
 
 GAME = get_game("burgundy")
-FIELDS: dict[str, Any] = {
-    "game": "burgundy",
-    "seats": [],
-    "options": {},
-    "seed": "s",
-    "commitment": "c",
-    "creator_digest": "d",
-    "created_at": 0.0,
-    "status": GameStatus.ACTIVE,
-}
+FIELDS = record_fields("burgundy")
 
 
 def stored(game_id: str, version: int, state: Any) -> GameRecord:

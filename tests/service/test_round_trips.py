@@ -9,6 +9,7 @@ reading legal actions or a view 1, the rate limiter's counters included.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -223,27 +224,36 @@ def test_a_bot_job_reads_its_game_once_for_a_turn_of_several_steps(api, private_
     assert calls.get("evalsha") == steps, calls
 
 
-def test_the_workers_heartbeat_takes_one_round_trip(private_redis):
-    # rq sends its heartbeat (last_heartbeat, the TTLs of the worker's key and its
-    # executions' key) unpipelined, three round trips, before and after every dequeue and
-    # after every job; the service's worker sends the same commands in one.
+@contextlib.contextmanager
+def live_worker(private_redis: redis.Redis, queue_name: str) -> Iterator[tuple[Any, Any]]:
+    """The service's rq worker on ``queue_name`` (without decoded replies, as rq needs),
+    registered for the test and its death registered after."""
     from rq import Queue
 
     from service.worker import DicehallWorker
 
     url = private_redis.connection_pool.connection_kwargs
     raw = redis.Redis(url["host"], url["port"])
-    worker = DicehallWorker([Queue("heartbeat-test", connection=raw)], connection=raw)
+    queue = Queue(queue_name, connection=raw)
+    worker = DicehallWorker([queue], connection=raw)
     worker.register_birth()
     try:
+        yield worker, queue
+    finally:
+        worker.register_death()
+
+
+def test_the_workers_heartbeat_takes_one_round_trip(private_redis):
+    # rq sends its heartbeat (last_heartbeat, the TTLs of the worker's key and its
+    # executions' key) unpipelined, three round trips, before and after every dequeue and
+    # after every job; the service's worker sends the same commands in one.
+    with live_worker(private_redis, "heartbeat-test") as (worker, _):
         private_redis.persist(worker.key)
         _, trips, calls = Counted(private_redis).during(worker.heartbeat)
         assert trips == 1, f"{trips} round trips {calls}"
         assert calls == {"hset": 1, "expire": 2}, calls
         assert private_redis.hget(worker.key, "last_heartbeat")
         assert 0 < private_redis.ttl(worker.key) <= worker.worker_ttl + 60
-    finally:
-        worker.register_death()
 
 
 def writes_now() -> int:
@@ -260,16 +270,7 @@ def test_the_worker_starts_a_dequeued_job_after_two_round_trips(private_redis):
     # trips before the job starts, each of which can wait for a core while the API answers
     # the move that queued the job. The service's worker reads the job and sends the rest
     # in one transaction.
-    from rq import Queue
-
-    from service.worker import DicehallWorker
-
-    url = private_redis.connection_pool.connection_kwargs
-    raw = redis.Redis(url["host"], url["port"])
-    queue = Queue("preparation-test", connection=raw)
-    worker = DicehallWorker([queue], connection=raw)
-    worker.register_birth()
-    try:
+    with live_worker(private_redis, "preparation-test") as (worker, queue):
         worker.get_redis_server_version()  # read once per worker, not per job
         worker.run_maintenance_tasks()  # rq's cleaning of its registries: every few minutes
         job = queue.enqueue(writes_now)
@@ -287,27 +288,14 @@ def test_the_worker_starts_a_dequeued_job_after_two_round_trips(private_redis):
         assert private_redis.hget(worker.key, "last_heartbeat")
         assert private_redis.llen(queue.intermediate_queue_key) == 0
         assert job.started_at is not None and job.worker_name == worker.name
-    finally:
-        worker.register_death()
 
 
 def test_a_heartbeat_left_to_the_jobs_preparation_is_skipped_once_only(private_redis):
     # The heartbeat rq sends after a dequeue that found a job is left to the job's
     # preparation; if the job never reaches it (rq retries its dequeue loop after a Redis
     # error), the next heartbeats must be sent, or the worker's key expires while it runs.
-    from rq import Queue
-
-    from service.worker import DicehallWorker
-
-    url = private_redis.connection_pool.connection_kwargs
-    raw = redis.Redis(url["host"], url["port"])
-    queue = Queue("skip-once-test", connection=raw)
-    worker = DicehallWorker([queue], connection=raw)
-    worker.register_birth()
-    try:
+    with live_worker(private_redis, "skip-once-test") as (worker, queue):
         worker.reorder_queues(reference_queue=queue)  # rq: a dequeue found a job
         _, skipped, _ = Counted(private_redis).during(worker.heartbeat)
         _, sent, calls = Counted(private_redis).during(worker.heartbeat)
         assert (skipped, sent) == (0, 1), f"round trips {skipped}, then {sent} {calls}"
-    finally:
-        worker.register_death()
