@@ -482,29 +482,31 @@ class GameStore:
     def load(self, game_id: str, pipe: Pipeline | redis.Redis | None = None) -> GameRecord | None:
         """The game's record, or None. With a watching pipeline, reads immediately; else the
         commands of any pending :class:`Rider` go with the read (one round trip)."""
-        key = self.key_for(game_id, "game")
         riders = take_riders() if pipe is None else ()
         if riders:
-            values = self._read_with(riders, key)
+            values = self._read_with(riders, game_id)
         else:
-            client = pipe if pipe is not None else self.redis
-            values = client.execute_command("HMGET", key, *_FIELDS, **{NEVER_DECODE: True})
-        return self._from_fields(values)
+            values = self.read_fields(pipe if pipe is not None else self.redis, game_id)
+        return self.record_of(values)
 
     def load_seat(self, game_id: str, seat: int) -> tuple[GameRecord | None, float | None]:
         """The game's record and ``seat``'s latest decision time (:meth:`last_time`), read in
         one round trip (a decision notice needs both)."""
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.execute_command(
-                "HMGET", self.key_for(game_id, "game"), *_FIELDS, **{NEVER_DECODE: True}
-            )
+            self.read_fields(pipe, game_id)
             pipe.lindex(self.keys.times(game_id, seat), -1)
             values, last = pipe.execute()
-        return self._from_fields(values), None if last is None else float(last)
+        return self.record_of(values), None if last is None else float(last)
 
-    def _from_fields(self, values: Sequence[Any]) -> GameRecord | None:
-        """The record in an HMGET of ``_FIELDS`` read without decoding: the JSON fields are
-        parsed from their bytes, the others decoded."""
+    def read_fields(self, client: Pipeline | redis.Redis, game_id: str) -> Any:
+        """Read the fields of the game's record on ``client`` (an HMGET without decoding): their
+        values, or queued on a pipeline; :meth:`record_of` makes the record of them."""
+        key = self.key_for(game_id, "game")
+        return client.execute_command("HMGET", key, *_FIELDS, **{NEVER_DECODE: True})
+
+    def record_of(self, values: Sequence[Any]) -> GameRecord | None:
+        """The record in the values :meth:`read_fields` read: the JSON fields are parsed from
+        their bytes, the others decoded."""
         return self._decode(
             [
                 value if value is None or name in _BINARY_FIELDS else value.decode()
@@ -512,12 +514,12 @@ class GameStore:
             ]
         )
 
-    def _read_with(self, riders: Sequence[Rider], key: str) -> list[Any]:
+    def _read_with(self, riders: Sequence[Rider], game_id: str) -> list[Any]:
         """HMGET the game's hash after the riders' commands, in one pipeline; the riders
         judge their replies."""
         with self.redis.pipeline(transaction=False) as pipe:
             counts = [rider.queue(pipe) for rider in riders]
-            pipe.execute_command("HMGET", key, *_FIELDS, **{NEVER_DECODE: True})
+            self.read_fields(pipe, game_id)
             replies = pipe.execute()
         start = 0
         for rider, count in zip(riders, counts, strict=True):

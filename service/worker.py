@@ -12,6 +12,7 @@ finishes, then the process exits. Every worker also runs the sweep thread
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import threading
@@ -27,6 +28,7 @@ from rq.worker import WorkerStatus
 
 from service.config import Settings
 from service.connections import REDIS_FAILURES, QueueOnCluster, queue_url
+from service.jobs import read_ahead
 from service.logs import configure_logging
 from service.runtime import queue_for
 from service.sweep import Sweeper
@@ -87,7 +89,9 @@ class OneTripPreparationMixin:
     a core (``docs/PERFORMANCE.md``: 3-6 ms from the human's commit to the job's start,
     against 1.4 ms for an empty job's queued-to-started). Here the same commands go in one
     transaction, in rq's order; the heartbeat after the dequeue is the one that pipeline
-    carries (with the job's longer TTL), sent a moment later.
+    carries (with the job's longer TTL), sent a moment later. A bot job's first read of its
+    game goes in the same transaction (``service.jobs.read_ahead``), not in a round trip of
+    the job's own.
     """
 
     connection: Any
@@ -111,8 +115,10 @@ class OneTripPreparationMixin:
         super().heartbeat(timeout, pipeline=pipeline)  # type: ignore[misc]
 
     def execute_job(self, job: Job, queue: Queue) -> None:
-        """rq's SimpleWorker.execute_job with its two preparations in one pipeline."""
+        """rq's SimpleWorker.execute_job with its two preparations in one pipeline, and a bot
+        job's first read of its game with them (``service.jobs.read_ahead``)."""
         self._job_in_hand = False
+        ahead = read_ahead(job)
         with self.connection.pipeline() as pipeline:
             ttl = self.get_heartbeat_ttl(job)  # type: ignore[attr-defined]
             # rq's prepare_execution
@@ -126,12 +132,16 @@ class OneTripPreparationMixin:
             pipeline.persist(job.key)
             if len(self.queues) == 1:
                 pipeline.lrem(queue.intermediate_queue_key, 1, job.id)
-            pipeline.execute()
+            read = ahead.queue(pipeline) if ahead is not None else 0
+            replies = pipeline.execute()
+        if ahead is not None:
+            ahead.settle(replies[len(replies) - read :])
         message = f"Processing {job.func_name} from {job.origin} since {time.time()}"
         self.procline(message)  # type: ignore[attr-defined]  # rq's, as its preparation says it
         self._prepared = True
         try:
-            self.perform_job(job, queue, execution)  # type: ignore[attr-defined]
+            with ahead.held() if ahead is not None else contextlib.nullcontext():
+                self.perform_job(job, queue, execution)  # type: ignore[attr-defined]
         finally:
             self._prepared = False
         self.set_state(WorkerStatus.IDLE)  # type: ignore[attr-defined]

@@ -299,3 +299,54 @@ def test_a_heartbeat_left_to_the_jobs_preparation_is_skipped_once_only(private_r
         _, skipped, _ = Counted(private_redis).during(worker.heartbeat)
         _, sent, calls = Counted(private_redis).during(worker.heartbeat)
         assert (skipped, sent) == (0, 1), f"round trips {skipped}, then {sent} {calls}"
+
+
+def test_a_bot_job_reads_its_game_with_its_preparation(api, private_redis, monkeypatch):
+    # The queue is on the game's Redis: the bot job's first read of its game (HMGET) rides
+    # the worker's preparation of the job (one transaction), so from the job's read to the
+    # bot's commit there is one round trip, not two, while the API still answers the move.
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")  # the worker's
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    warm_rq(api)
+    with live_worker(private_redis, os.environ.get("DICEHALL_QUEUE", "dicehall")) as (
+        worker,
+        queue,
+    ):
+        queue.empty()  # the jobs of other tests' games
+        game_id, _, _ = bot_due_move(api, private_redis)
+        worker.get_redis_server_version()  # read once per worker, not per job
+        worker.run_maintenance_tasks()  # rq's cleaning of its registries: every few minutes
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        assert dequeued is not None and dequeued[0].args[0] == game_id, dequeued
+        job = dequeued[0]
+        _, trips, calls = Counted(private_redis).during(lambda: worker.execute_job(*dequeued))
+    outcome = job.return_value()
+    assert outcome is not None and outcome.startswith("done after"), outcome
+    steps = int(outcome.split()[2])
+    assert calls.get("hmget") == 1 and calls.get("evalsha") == steps, calls
+    # the preparation with the read (1), a commit a step, and rq's finishing (5: the
+    # dependents' WATCH and SMEMBERS, the result's transaction, the idle state, the
+    # heartbeat); with the read in a round trip of its own, one more
+    assert trips == 1 + steps + 5, f"{steps} steps: {trips} round trips {calls}"
+
+
+def test_only_a_bot_job_with_the_queue_on_its_games_redis_reads_ahead(private_redis, monkeypatch):
+    # The worker reads the game on its own connection to the queue's Redis: with the queue
+    # elsewhere (DICEHALL_QUEUE_URL) the job reads its game itself, as any other job does.
+    from rq.job import Job
+
+    from service.jobs import read_ahead
+
+    url = private_redis.connection_pool.connection_kwargs
+    base = f"redis://{url['host']}:{url['port']}"
+    monkeypatch.setenv("REDIS_URL", f"{base}/0")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    raw = redis.Redis(url["host"], url["port"])
+    bot = Job.create("service.jobs.play_bot", args=("g", 1, 3), connection=raw)
+    tick = Job.create("service.jobs.tournament_tick", args=("t", False), connection=raw)
+    ahead = read_ahead(bot)
+    assert ahead is not None and ahead.game_id == "g"
+    assert read_ahead(tick) is None
+    monkeypatch.setenv("DICEHALL_QUEUE_URL", f"{base}/1")
+    assert read_ahead(bot) is None
