@@ -93,6 +93,28 @@ def _pending(pending: Any) -> str:
     return f"event: pending\ndata: {json.dumps(pending)}\n\n"
 
 
+def _writes(
+    items: Sequence[Event | Later], done_after: Callable[[Event], bool]
+) -> Iterator[tuple[str, bool]]:
+    """The frames of a read's events, joined into one write each up to a later event (the
+    events before it are on their way before it is worked out): a move's events arrive in
+    one write, not one each. True with the write whose last event ends the feed."""
+    batch: list[str] = []
+    for item in items:
+        if callable(item) and batch:
+            yield "".join(batch), False
+            batch = []
+        event = item() if callable(item) else item
+        if event is None:
+            continue
+        batch.append(f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n")
+        if done_after(event):
+            yield "".join(batch), True
+            return
+    if batch:
+        yield "".join(batch), False
+
+
 def _generate(
     read: Read,
     cursor: str,
@@ -114,12 +136,9 @@ def _generate(
             if done_when_idle:
                 return
             yield ": heartbeat\n\n"
-        for item in events:
-            event = item() if callable(item) else item
-            if event is None:
-                continue
-            yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-            if done_after(event):
+        for frames, done in _writes(events, done_after):
+            yield frames
+            if done:
                 return
         if once:
             return

@@ -116,3 +116,42 @@ def test_a_stream_sends_the_events_before_working_out_a_later_one():
     assert worked_out == ["notice"]
     assert list(stream) == []
     assert worked_out == ["notice", "nothing"]
+
+
+def test_a_stream_sends_a_moves_events_in_one_write():
+    """The events of a read go out in one write (one chunk), not one each: a move's action,
+    events and next prompt reach the client together, with one wake-up of its reader."""
+    from service.api.sse import _generate
+
+    events = [
+        {"id": "1-0", "type": "action"},
+        {"id": "1-1", "type": "game_event"},
+        {"id": "1-2", "type": "to_act"},
+    ]
+    stream = _generate(lambda cursor: (events, "1-2"), "0", [], True, False, lambda e: False, 60)
+    assert next(stream) == FIRST_LINES
+    assert next(stream).startswith("event: pending")
+    write = next(stream)
+    assert [block.split("\n")[1] for block in write.split("\n\n") if block] == [
+        f"event: {event['type']}" for event in events
+    ]
+    assert list(stream) == []
+
+
+def test_a_stream_ends_with_the_write_of_the_event_that_finishes_its_feed():
+    from service.api.sse import _generate
+
+    events = [{"id": "1-0", "type": "action"}, {"id": "1-1", "type": "game_over"}, {"id": "2-0"}]
+    stream = _generate(
+        lambda cursor: (events, "2-0"),
+        "0",
+        [],
+        False,
+        False,
+        lambda e: e["type"] == "game_over",
+        60,
+    )
+    next(stream), next(stream)
+    write = next(stream)
+    assert "event: action" in write and write.endswith('"type": "game_over"}\n\n'), write
+    assert list(stream) == []
