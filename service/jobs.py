@@ -98,8 +98,10 @@ def _service(settings: Settings) -> GameService:
     return game_service(settings)
 
 
-_AHEAD: ContextVar[tuple[str, GameRecord | None] | None] = ContextVar("read_ahead", default=None)
-"""The game and its record that the job being performed was handed (:meth:`ReadAhead.held`)."""
+_AHEAD: ContextVar[tuple[str, Any] | None] = ContextVar("read_ahead", default=None)
+"""The game and its record's fields that the job being performed was handed
+(:meth:`ReadAhead.held`), decoded by the job (a record it cannot decode fails the job, as its
+own read would)."""
 
 
 class ReadAhead:
@@ -111,19 +113,19 @@ class ReadAhead:
     def __init__(self, store: GameStore, game_id: str) -> None:
         self.store = store
         self.game_id = game_id
-        self.record: GameRecord | None = None
+        self.values: Any = None
 
     def queue(self, pipe: Pipeline) -> int:
         self.store.read_fields(pipe, self.game_id)
         return 1
 
     def settle(self, replies: list[Any]) -> None:
-        self.record = self.store.record_of(replies[0])
+        self.values = replies[0]
 
     @contextmanager
     def held(self) -> Iterator[None]:
         """While the job runs, its first read of the game is this one's (once)."""
-        token = _AHEAD.set((self.game_id, self.record))
+        token = _AHEAD.set((self.game_id, self.values))
         try:
             yield
         finally:
@@ -152,7 +154,7 @@ def _first_read(store: GameStore, game_id: str) -> GameRecord | None:
     ahead = _AHEAD.get()
     if ahead is not None and ahead[0] == game_id:
         _AHEAD.set(None)
-        return ahead[1]
+        return store.record_of(ahead[1])
     return store.load(game_id)
 
 
