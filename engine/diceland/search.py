@@ -22,14 +22,15 @@ fitted to whole games (``engine.diceland.leaf``).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.contract import Action
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
-from engine.diceland.bots import APPROACH, FAR, HeuristicBot
+from engine.diceland.bots import APPROACH, FAR, HeuristicBot, Scorer
 from engine.diceland.leaf import win_chances
 from engine.diceland.state import DicelandState, Phase
-from engine.diceland.view import board_of
+from engine.diceland.view import board_of, crossed_mask
 from engine.search import Lookahead, SearchBot
 
 TURNS_AHEAD = 2
@@ -115,6 +116,16 @@ class DicelandLookahead(Lookahead):
         if not rated:
             return None
         return [action for _, action in sorted(rated, key=lambda pair: -pair[0])]
+
+    def policy(
+        self, state: DicelandState, seat: int, legal: list[Action], rng: random.Random
+    ) -> Action:
+        """The heuristic's move, read off the state (the same move as from the seat's view,
+        without building the view: a third of a rollout's cost)."""
+        if len(legal) == 1:
+            return legal[0]
+        scorer = Scorer.of(board_of(state, seat), crossed_mask(state, seat))
+        return HeuristicBot.decide(scorer, state.chosen, state.aside, state.last_throw, legal)
 
     def chance_key(self, state: DicelandState) -> Any:
         """Which throw the next die belongs to: the turn's first throw, its n-th throw on,

@@ -86,7 +86,7 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
     def same_measure(game, state, seat, action):
         nonlocal checked
         for s in range(state.seats):
-            near = Scorer(game.view(state, s)).near
+            near = Scorer.of_view(game.view(state, s)).near
             assert treasure_distance(board_of(state, s), crossed_mask(state, s)) == sum(
                 near.values()
             )
@@ -166,3 +166,23 @@ def test_fitted_search_plays_a_seeded_game_legally_and_repeats_it_with_an_iterat
     ]
     assert runs[0].result is not None and runs[0].result.detail["ended_by"] == "win"
     assert runs[0].moves == runs[1].moves
+
+
+def test_diceland_rollout_policy_read_off_the_state_moves_as_the_heuristic_on_the_view():
+    """The search's rollouts skip building a view: at every decision of a 3-seat game of
+    heuristics, the policy read off the state picks the heuristic's own move (and a scorer
+    kept for a position gives the same values as a fresh one)."""
+    look, checked = FittedLookahead(GAME), 0
+
+    def same_move(game, state, seat, action):
+        nonlocal checked
+        legal = game.legal_actions(state, seat)
+        assert look.policy(state, seat, legal, random.Random(0)) == action
+        board, crossed = board_of(state, seat), crossed_mask(state, seat)
+        kept, fresh = Scorer.of(board, crossed), Scorer(board, crossed)
+        assert kept is Scorer.of(board, crossed)
+        assert [kept.push_values(c) for c in COLOURS] == [fresh.push_values(c) for c in COLOURS]
+        checked += len(legal) > 1
+
+    play(GAME, [GAME.bots["heuristic"]() for _ in range(3)], "policy-state", {}, on_step=same_move)
+    assert checked > 100
