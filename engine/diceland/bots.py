@@ -210,6 +210,6 @@ __all__ = ["HeuristicBot", "RandomBot"]
 BOTS = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
-    "search": lazy_bot("engine.diceland.search:DicelandSearchBot"),
+    "search": lazy_bot("engine.diceland.search:FittedSearchBot"),
 }
 """The bots a Diceland seat may be given, by name."""

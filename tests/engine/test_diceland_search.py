@@ -75,7 +75,7 @@ def test_diceland_rollouts_meet_the_same_next_throw_whether_they_stop_or_throw_o
         thrown = _next_turns_throw(state, seat, {"type": "throw"}, world)
         assert stopped == thrown and len(stopped) == 6
     assert len({tuple(_next_turns_throw(state, seat, {"type": "stop"}, w)) for w in "abcdef"}) > 1
-    assert DicelandLookahead(GAME).chance_key(state) is None  # the catalogue's: one stream
+    assert DicelandLookahead(GAME).chance_key(state) is None  # the former search: one stream
 
 
 def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
@@ -111,7 +111,7 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
     )
     assert gain > 0
     assert progress(nearer, 0, approach=True) > before
-    assert progress(nearer, 0) == progress(state, 0) + 1  # the catalogue's leaf: one cross
+    assert progress(nearer, 0) == progress(state, 0) + 1  # the progress leaf: one cross
 
 
 def test_diceland_leaf_features_read_treasures_wanted_colour_left_and_turn_order():
@@ -152,12 +152,14 @@ def test_diceland_fitted_leaf_shares_the_win_and_favours_the_seat_nearer_it():
     assert look.value(state, 1, None) == chances[1]
 
 
-def test_fitted_search_plays_a_seeded_game_legally_and_repeats_it_with_an_iteration_budget():
-    """``play`` checks every action; the same seeds give the same moves."""
+def test_the_catalogues_search_is_the_fitted_one_and_repeats_a_seeded_3_seat_game():
+    """The catalogue's ``search`` is :class:`FittedSearchBot`; ``play`` checks every
+    action; with an iteration budget the same seeds give the same moves."""
+    assert isinstance(GAME.bots["search"](iterations=12), FittedSearchBot)
     runs = [
         play(
             GAME,
-            [FittedSearchBot(iterations=12), GAME.bots["heuristic"]()],
+            [GAME.bots["search"](iterations=12), GAME.bots["heuristic"](), GAME.bots["random"]()],
             "fitted-play",
             {},
             bot_seed="fitted",
