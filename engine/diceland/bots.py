@@ -52,27 +52,55 @@ def binomial(n: int, k: int) -> float:
     return comb(n, k) * (1 / 6) ** k * (5 / 6) ** (n - k)
 
 
-class Scorer:
-    """Scores sets of crosses on one seat's map (the seat is ``view["you"]``)."""
+SCORERS_KEPT = 4096
+"""Scorers kept for reuse (a search's rollouts meet the same crosses again and again)."""
+_SCORERS: dict[tuple[Board, int], Scorer] = {}
 
-    def __init__(self, view: View) -> None:
-        me = view["players"][view["you"]]
-        self.board = board_from_view(view, me["map"])
-        b = self.board
-        self.crossed = 0
-        for q, r in me["crosses"]:
-            self.crossed |= 1 << b.index[(q, r)]
+
+class Scorer:
+    """Scores sets of crosses on one map with one set of hexes crossed. Pure in both, so
+    one instance serves every view of that position (:meth:`of`) and remembers what it
+    has computed (a search plays the same positions in many worlds)."""
+
+    def __init__(self, board: Board, crossed: int) -> None:
+        self.board = b = board
+        self.crossed = crossed
         self.table = all_distances(b)
-        self.open_treasures = list(bits(b.treasure_mask & ~self.crossed))
-        crossed = list(bits(self.crossed))
-        self.near = {t: min(FAR, *(self.table[c][t] for c in crossed)) for t in self.open_treasures}
-        left = {c: (b.colour_mask[c] & ~self.crossed).bit_count() for c in COLOURS}
+        self.open_treasures = list(bits(b.treasure_mask & ~crossed))
+        hexes = list(bits(crossed))
+        self.near = {t: min(FAR, *(self.table[c][t] for c in hexes)) for t in self.open_treasures}
+        left = {c: (b.colour_mask[c] & ~crossed).bit_count() for c in COLOURS}
         self.target = min((c for c in COLOURS if left[c]), key=lambda c: left[c], default="")
-        self.enough = me["treasure_total"] >= 9
+        self.enough = b.treasure_count(crossed) >= 9
+        self._scores: dict[tuple[str, int], float] = {}
+        self._pushes: dict[str, tuple[list[float], list[float], list[float]]] = {}
+
+    @staticmethod
+    def of(board: Board, crossed: int) -> Scorer:
+        """The scorer of ``crossed`` on ``board`` (kept: the same object for the same pair)."""
+        found = _SCORERS.get((board, crossed))
+        if found is None:
+            if len(_SCORERS) >= SCORERS_KEPT:
+                _SCORERS.clear()
+            found = _SCORERS[(board, crossed)] = Scorer(board, crossed)
+        return found
+
+    @staticmethod
+    def of_view(view: View) -> Scorer:
+        """The scorer of the viewing seat (``view["you"]``)."""
+        me = view["players"][view["you"]]
+        board = board_from_view(view, me["map"])
+        crossed = 0
+        for q, r in me["crosses"]:
+            crossed |= 1 << board.index[(q, r)]
+        return Scorer.of(board, crossed)
 
     def score(self, colour: str, mask: int) -> float:
         """Treasures, crosses, progress on the target colour, a finished territory and how
         much nearer the uncrossed treasures come (all hexes are reachable on every map)."""
+        found = self._scores.get((colour, mask))
+        if found is not None:
+            return found
         b = self.board
         hexes = list(bits(mask))
         value = CROSS * len(hexes)
@@ -90,7 +118,9 @@ class Scorer:
             before = self.near[t]
             after = min(before, *(table[i][t] for i in hexes))
             gain += before - after
-        return value + APPROACH * gain
+        value += APPROACH * gain
+        self._scores[(colour, mask)] = value
+        return value
 
     def best(self, colour: str, dice: int) -> float:
         """The best score of using ``dice`` dice of ``colour`` (0 if impossible)."""
@@ -100,7 +130,11 @@ class Scorer:
         )
 
     def push_values(self, colour: str) -> tuple[list[float], list[float], list[float]]:
-        """For k dice aside: the value of stopping, of throwing again and of playing well."""
+        """For k dice aside: the value of stopping, of throwing again and of playing well
+        (kept per colour: callers must not change the lists)."""
+        found = self._pushes.get(colour)
+        if found is not None:
+            return found
         stop = [0.0] + [self.best(colour, k) for k in range(1, 7)]
         best = stop[:]
         cont = [0.0] * 7
@@ -111,7 +145,8 @@ class Scorer:
                 expect += binomial(rest, x) * best[k + x]
             cont[k] = expect
             best[k] = max(stop[k], expect)
-        return stop, cont, best
+        found = self._pushes[colour] = (stop, cont, best)
+        return found
 
 
 class HeuristicBot(Bot):
@@ -120,28 +155,41 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        dice = view["dice"]
+        return self.decide(
+            Scorer.of_view(view), dice["chosen"], dice["aside"], dice["last_throw"], legal
+        )
+
+    @classmethod
+    def decide(
+        cls, scorer: Scorer, chosen: str, aside: int, last_throw: list[str], legal: list[Action]
+    ) -> Action:
+        """The choice of the seat ``scorer`` scores for, given the dice (the colour chosen,
+        the dice aside and the last throw): what :meth:`choose` reads off a view, and a
+        search's rollouts off the state they simulate (no view built)."""
         kinds = {a["type"] for a in legal}
-        scorer = Scorer(view)
         if "stop" in kinds:
-            stop, cont, _ = scorer.push_values(view["dice"]["chosen"])
-            k = view["dice"]["aside"]
-            return {"type": "throw"} if cont[k] > stop[k] + 1e-9 else {"type": "stop"}
-        if "choose" not in kinds and not any(a["type"] == "cross" for a in legal):
+            stop, cont, _ = scorer.push_values(chosen)
+            return {"type": "throw"} if cont[aside] > stop[aside] + 1e-9 else {"type": "stop"}
+        if "choose" not in kinds and "cross" not in kinds:
             return legal[0]
-        rated = self.rate(view, legal, scorer)
+        rated = cls.rated(scorer, last_throw, legal)
         return max(rated, key=lambda pair: pair[0])[1]
 
     @staticmethod
-    def rate(
-        view: View, legal: list[Action], scorer: Scorer | None = None
-    ) -> list[tuple[float, Action]]:
+    def rate(view: View, legal: list[Action]) -> list[tuple[float, Action]]:
         """The heuristic's value of each colour choice (the expected score of playing it
         well) or of each set of crosses (other actions are left out), in ``legal``'s order."""
-        scorer = scorer or Scorer(view)
+        return HeuristicBot.rated(Scorer.of_view(view), view["dice"]["last_throw"], legal)
+
+    @staticmethod
+    def rated(
+        scorer: Scorer, last_throw: list[str], legal: list[Action]
+    ) -> list[tuple[float, Action]]:
+        """:meth:`rate` given the seat's scorer and the last throw."""
         if any(a["type"] == "choose" for a in legal):
-            throw = view["dice"]["last_throw"]
             return [
-                (scorer.push_values(a["colour"])[2][throw.count(a["colour"])], a)
+                (scorer.push_values(a["colour"])[2][last_throw.count(a["colour"])], a)
                 for a in legal
                 if a["type"] == "choose"
             ]
@@ -162,6 +210,6 @@ __all__ = ["HeuristicBot", "RandomBot"]
 BOTS = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
-    "search": lazy_bot("engine.diceland.search:DicelandSearchBot"),
+    "search": lazy_bot("engine.diceland.search:FittedSearchBot"),
 }
 """The bots a Diceland seat may be given, by name."""

@@ -75,7 +75,7 @@ def test_diceland_rollouts_meet_the_same_next_throw_whether_they_stop_or_throw_o
         thrown = _next_turns_throw(state, seat, {"type": "throw"}, world)
         assert stopped == thrown and len(stopped) == 6
     assert len({tuple(_next_turns_throw(state, seat, {"type": "stop"}, w)) for w in "abcdef"}) > 1
-    assert DicelandLookahead(GAME).chance_key(state) is None  # the catalogue's: one stream
+    assert DicelandLookahead(GAME).chance_key(state) is None  # the former search: one stream
 
 
 def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
@@ -86,7 +86,7 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
     def same_measure(game, state, seat, action):
         nonlocal checked
         for s in range(state.seats):
-            near = Scorer(game.view(state, s)).near
+            near = Scorer.of_view(game.view(state, s)).near
             assert treasure_distance(board_of(state, s), crossed_mask(state, s)) == sum(
                 near.values()
             )
@@ -111,7 +111,7 @@ def test_diceland_leaf_counts_the_heuristics_distance_to_uncrossed_treasures():
     )
     assert gain > 0
     assert progress(nearer, 0, approach=True) > before
-    assert progress(nearer, 0) == progress(state, 0) + 1  # the catalogue's leaf: one cross
+    assert progress(nearer, 0) == progress(state, 0) + 1  # the progress leaf: one cross
 
 
 def test_diceland_leaf_features_read_treasures_wanted_colour_left_and_turn_order():
@@ -152,12 +152,14 @@ def test_diceland_fitted_leaf_shares_the_win_and_favours_the_seat_nearer_it():
     assert look.value(state, 1, None) == chances[1]
 
 
-def test_fitted_search_plays_a_seeded_game_legally_and_repeats_it_with_an_iteration_budget():
-    """``play`` checks every action; the same seeds give the same moves."""
+def test_the_catalogues_search_is_the_fitted_one_and_repeats_a_seeded_3_seat_game():
+    """The catalogue's ``search`` is :class:`FittedSearchBot`; ``play`` checks every
+    action; with an iteration budget the same seeds give the same moves."""
+    assert isinstance(GAME.bots["search"](iterations=12), FittedSearchBot)
     runs = [
         play(
             GAME,
-            [FittedSearchBot(iterations=12), GAME.bots["heuristic"]()],
+            [GAME.bots["search"](iterations=12), GAME.bots["heuristic"](), GAME.bots["random"]()],
             "fitted-play",
             {},
             bot_seed="fitted",
@@ -166,3 +168,23 @@ def test_fitted_search_plays_a_seeded_game_legally_and_repeats_it_with_an_iterat
     ]
     assert runs[0].result is not None and runs[0].result.detail["ended_by"] == "win"
     assert runs[0].moves == runs[1].moves
+
+
+def test_diceland_rollout_policy_read_off_the_state_moves_as_the_heuristic_on_the_view():
+    """The search's rollouts skip building a view: at every decision of a 3-seat game of
+    heuristics, the policy read off the state picks the heuristic's own move (and a scorer
+    kept for a position gives the same values as a fresh one)."""
+    look, checked = FittedLookahead(GAME), 0
+
+    def same_move(game, state, seat, action):
+        nonlocal checked
+        legal = game.legal_actions(state, seat)
+        assert look.policy(state, seat, legal, random.Random(0)) == action
+        board, crossed = board_of(state, seat), crossed_mask(state, seat)
+        kept, fresh = Scorer.of(board, crossed), Scorer(board, crossed)
+        assert kept is Scorer.of(board, crossed)
+        assert [kept.push_values(c) for c in COLOURS] == [fresh.push_values(c) for c in COLOURS]
+        checked += len(legal) > 1
+
+    play(GAME, [GAME.bots["heuristic"]() for _ in range(3)], "policy-state", {}, on_step=same_move)
+    assert checked > 100
