@@ -132,11 +132,16 @@ def local_deal(
 
 
 def seatings(seats: int) -> list[list[int]]:
-    """A pair's games: who sits where (0: A, 1: B), the seats rotated (solo: each alone)."""
+    """A pair's games: who sits where (0: A, 1: B), the seats rotated (solo: each alone).
+
+    Only distinct rotations are played: at 4 seats A-B-A-B rotated is itself every second
+    turn, and a repeat is the same dice and seating again, which costs games and tells nothing.
+    """
     if seats == 1:
         return [[0], [1]]
     base = [n % 2 for n in range(seats)]  # A takes the even seats of the first rotation
-    return [base[turn:] + base[:turn] for turn in range(seats)]
+    rotations = [tuple(base[turn:] + base[:turn]) for turn in range(seats)]
+    return [list(owners) for owners in dict.fromkeys(rotations)]
 
 
 def score_pair(seed: str, tables: list[list[int]], results: list[Result]) -> Pair:

@@ -9,7 +9,15 @@ from click.testing import CliRunner
 
 from clients.cli.main import cli
 from engine.games import get_game
-from engine.match import Sprt, elo_to_share, parse_bot, play_pair, run_match, share_to_elo
+from engine.match import (
+    Sprt,
+    elo_to_share,
+    parse_bot,
+    play_pair,
+    run_match,
+    seatings,
+    share_to_elo,
+)
 
 KINGDICE = get_game("kingdice")
 
@@ -45,6 +53,15 @@ def test_a_pair_plays_the_same_deal_with_the_seats_rotated():
     assert pair.games == 2 and 0.0 <= pair.share <= 1.0
     again = play_pair(KINGDICE, bots, 2, KINGDICE.validate_options(2, {}), "deal")
     assert again == pair
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_pair_plays_each_distinct_rotation_once_with_every_seat_held_by_both(seats):
+    tables = seatings(seats)
+    assert len({tuple(t) for t in tables}) == len(tables)  # no seating played twice
+    assert len(tables) == (2 if seats % 2 == 0 else seats)
+    for seat in range(seats):
+        assert {t[seat] for t in tables} == {0, 1}
 
 
 def test_solo_pairs_compare_the_measure_on_the_same_deal():
