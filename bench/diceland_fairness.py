@@ -30,6 +30,12 @@ mean of the two mirrored games) over the seeds: ``mean +- 1.96 sd / sqrt(units)`
 with ``--against N``) to a JSON file; ``bench/diceland_sides.py FILE`` reads it back (each
 pair's interval, maps paired as boards' sides).
 
+``--reuse SAVED`` takes from a saved run (of any edition) the heads-up units of every pair
+whose two maps are as they were in it, instead of playing them again: a game is fixed by its
+maps and its seed, so those units are what the run would play (a new edition that edits three
+maps replays 18 of the 28 pairs); with ``--against`` the saved run's edition, that edition's
+heads-up units all come from the file.
+
 ``--bottlenecks N`` also plays N four-seat games per bot and says, per map, what the losing
 seats lacked at the end (a colour, treasures, or both): which part of the goal a map makes
 slow for that bot (RULES.md, Fairness).
@@ -190,6 +196,22 @@ def mirrored(bot: str, a: str, b: str, seeds: range) -> list[float]:
     ]
 
 
+def reusable(
+    saved: dict[str, Any] | None, bot: str, maps: dict[str, dict[str, Any]], pairs: int
+) -> dict[tuple[str, str], list[float]]:
+    """The saved run's heads-up units (``--reuse``) of the pairs whose two maps are as they
+    were in its edition, cut to ``pairs`` seeds (none if it has fewer)."""
+    if not saved or bot not in saved:
+        return {}
+    then = edition_maps(saved["edition"])
+    out = {}
+    for key, units in saved[bot]["heads_up"].items():
+        a, b = key.split("-")
+        if maps[a] == then[a] and maps[b] == then[b] and len(units) >= pairs:
+            out[(a, b)] = units[:pairs]
+    return out
+
+
 def heads_up_all(
     bot: str,
     pairs: int,
@@ -197,18 +219,25 @@ def heads_up_all(
     pool: Executor,
     chunk: int = 10,
     maps: dict[str, dict[str, Any]] | None = None,
+    known: dict[tuple[str, str], list[float]] | None = None,
 ) -> dict[tuple[str, str], list[float]]:
     """Every pair of maps' per-seed units (``pairs`` mirrored seeds, the same for every
-    pair), spread over ``pool``, on ``maps`` (default: the current edition)."""
+    pair), spread over ``pool``, on ``maps`` (default: the current edition); the pairs in
+    ``known`` (``reusable``) are taken from it, not played."""
     maps = maps or edition_maps(EDITION)
+    known = known or {}
     futures = []
     for a, b in itertools.combinations(MAP_NAMES, 2):
-        for k in range(0, pairs, chunk):
+        for k in range(0, pairs, chunk) if (a, b) not in known else ():
             seeds = range(k, min(pairs, k + chunk))
             futures.append(
                 (a, b, len(seeds), pool.submit(on_maps, maps, mirrored, bot, a, b, seeds))
             )
     units: dict[tuple[str, str], list[float]] = {}
+    for (a, b), got in known.items():
+        units[(a, b)] = list(got)
+        for _ in got:
+            tick()
     for a, b, n, future in futures:
         units.setdefault((a, b), []).extend(future.result())
         for _ in range(n):
@@ -382,7 +411,13 @@ def main() -> None:
         help="also write every unit (per-deal shares, per-seed heads-up rates, both editions "
         "with --against) to this JSON file, for analysis after the run",
     )
+    parser.add_argument(
+        "--reuse",
+        help="take the heads-up units of pairs whose maps are unchanged from this saved run "
+        "(--save) instead of playing them",
+    )
     args = parser.parse_args()
+    reuse = json.loads(Path(args.reuse).read_text()) if args.reuse else None
     saved: dict[str, dict[str, Any]] = {}
     console = Console(width=110) if not sys.stdout.isatty() else Console()
     console.print(
@@ -406,7 +441,15 @@ def main() -> None:
                     bot, args.deals, tick=partial(progress.advance, task), pool=pool
                 )
                 task = progress.add_task(f"{bot} heads-up", total=len(pairs) * args.pairs)
-                rates = heads_up_all(bot, args.pairs, partial(progress.advance, task), pool)
+                known = reusable(reuse, bot, edition_maps(EDITION), args.pairs)
+                if known:
+                    console.print(
+                        f"  {bot}: {len(known)} pairs' heads-up units from {args.reuse}",
+                        soft_wrap=True,
+                    )
+                rates = heads_up_all(
+                    bot, args.pairs, partial(progress.advance, task), pool, known=known
+                )
                 baseline = seat_effect(bot, args.seat_games)
                 if args.against:
                     old = edition_maps(args.against)
@@ -416,7 +459,8 @@ def main() -> None:
                     )
                     tick = partial(progress.advance, task)
                     old_shares = four_seat_units(bot, args.deals, tick=tick, pool=pool, maps=old)
-                    old_rates = heads_up_all(bot, args.pairs, tick, pool, maps=old)
+                    old_known = reusable(reuse, bot, old, args.pairs)
+                    old_rates = heads_up_all(bot, args.pairs, tick, pool, maps=old, known=old_known)
             saved[bot] = {
                 "four_seat": shares,
                 "heads_up": {f"{a}-{b}": v for (a, b), v in rates.items()},

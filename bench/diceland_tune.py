@@ -41,12 +41,25 @@ both bots, each candidate on its map's seeds, with its paired difference from th
 is: ``nice -n 19 python bench/diceland_tune.py --measure bench/diceland_candidates/s1.json
 --units 120 --tag s1 --jobs 2`` gives the figures of RULES.md's hand-aimed round, seed for
 seed.
+
+``--heads-up SAVED`` measures named candidates heads-up instead: each candidate's map against
+the other seven on the first ``--seeds`` mirrored seeds of a saved fairness run
+(``bench/diceland_fairness.py --save``), paired seed for seed with the saved units (a game is
+fixed by its maps and its seed, so the saved edition's games need no replay). It prints the
+map's rate against the field (paired difference, 95 % CI) and, from a strength model fitted to
+the saved rates (``rate(A v B) = logistic(sA - sB)``, :func:`strengths`), the pairs the saved
+run would have inside 45-55 % with the map's strength moved by what the candidate measured:
+``nice -n 19 python bench/diceland_tune.py --heads-up e4_hu.json --seeds 40 --measure
+bench/diceland_candidates/k1.json --jobs 2``. A file with one candidate a map also gets the
+prediction with every candidate's shift together.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import math
 import random
 import statistics
 import sys
@@ -62,7 +75,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.progress import Progress
 
-from bench.diceland_fairness import Estimate, SerialExecutor, group_games, install_maps, score
+from bench.diceland_fairness import (
+    Estimate,
+    SerialExecutor,
+    group_games,
+    install_maps,
+    mirrored,
+    on_maps,
+    score,
+)
 from engine.diceland.board import Board
 from engine.diceland.mapgen import DESIGNS, Design, Edit, apply_edit, build, edit_options
 from engine.diceland.maps import MAP_NAMES
@@ -328,6 +349,108 @@ def measure_named(
         console.print(f"  {label}: link {data['link_cost']}; " + "; ".join(row), soft_wrap=True)
 
 
+def saved_rates(saved: dict[str, Any], bot: str) -> dict[tuple[str, str], list[float]]:
+    """A saved fairness run's per-seed heads-up units of ``bot``, both orders of every pair."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for key, units in saved[bot]["heads_up"].items():
+        a, b = key.split("-")
+        out[(a, b)], out[(b, a)] = units, [1 - u for u in units]
+    return out
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def strengths(rates: dict[tuple[str, str], float], sweeps: int = 2000) -> dict[str, float]:
+    """Each map's strength (mean 0) such that ``rate(A v B) ~ logistic(sA - sB)``, fitted to
+    ``rates`` by maximum likelihood (gradient steps)."""
+    s = dict.fromkeys(MAP_NAMES, 0.0)
+    for _ in range(sweeps):
+        for m in MAP_NAMES:
+            s[m] += 0.5 * sum(
+                rates[(m, o)] - 1 / (1 + math.exp(s[o] - s[m])) for o in MAP_NAMES if o != m
+            )
+        mean = statistics.fmean(s.values())
+        s = {m: v - mean for m, v in s.items()}
+    return s
+
+
+def inside_with(rates: dict[tuple[str, str], float], shifts: dict[str, float]) -> int:
+    """Pairs inside 45-55 % when each map's strength moves by ``shifts`` (logit) from
+    ``rates``."""
+    return sum(
+        abs(1 / (1 + math.exp(-(logit(rates[(a, b)]) + shifts.get(a, 0) - shifts.get(b, 0)))) - 0.5)
+        <= 0.05
+        for a, b in itertools.combinations(MAP_NAMES, 2)
+    )
+
+
+def measure_heads_up(
+    pool: Executor,
+    path: str,
+    saved_path: str,
+    seeds: int,
+    console: Console,
+    progress: Progress,
+) -> None:
+    """Named candidates (``--measure FILE`` with ``--heads-up SAVED``) heads-up against the
+    field on a saved run's first ``seeds`` mirrored seeds, paired with its units (module doc)."""
+    spec = json.loads(Path(path).read_text())
+    saved = json.loads(Path(saved_path).read_text())
+    field_maps = {m: rebuild(design_of(m), design_of(m).edits) for m in MAP_NAMES}
+    futures = []
+    for label, (m, extra) in spec.items():
+        design = design_of(m)
+        more = [(k, (a[0], a[1]), (b[0], b[1])) for k, a, b in extra]
+        maps = {**field_maps, m: rebuild(design, [*design.edits, *more])}
+        for bot in BOTS:
+            for other in MAP_NAMES:
+                for k in range(0, seeds, 10) if other != m else ():
+                    ks = range(k, min(seeds, k + 10))
+                    fut = pool.submit(on_maps, maps, mirrored, bot, m, other, ks)
+                    futures.append((label, bot, other, fut))
+    task = progress.add_task(f"{len(spec)} candidates heads-up", total=len(futures))
+    got: dict[tuple[str, str, str], list[float]] = {}
+    for label, bot, other, fut in futures:
+        got.setdefault((label, bot, other), []).extend(fut.result())
+        progress.advance(task)
+    progress.remove_task(task)
+    console.print(
+        f"{seeds} mirrored seeds a pair ({14 * seeds} games a candidate and bot), the map "
+        "against the field: saved -> candidate (paired difference, 95 % CI); pairs inside "
+        "45-55 % predicted for the whole saved run with the map's strength moved"
+    )
+    shifts: dict[str, dict[str, float]] = {bot: {} for bot in BOTS}
+    for bot in BOTS:
+        units = saved_rates(saved, bot)
+        full = {pair: statistics.fmean(v) for pair, v in units.items()}
+        s = strengths(full)
+        console.print(
+            f"  {bot}: saved run inside {inside_with(full, {})} of 28; strengths "
+            + " ".join(f"{m} {v:+.2f}" for m, v in s.items())
+        )
+        for label, (m, _) in spec.items():
+            others = [o for o in MAP_NAMES if o != m]
+            new = [statistics.fmean(got[(label, bot, o)][i] for o in others) for i in range(seeds)]
+            old = [statistics.fmean(units[(m, o)][i] for o in others) for i in range(seeds)]
+            diff = Estimate.of([a - b for a, b in zip(new, old, strict=True)])
+            base = statistics.fmean(full[(m, o)] for o in others)
+            shift = logit(base + diff.mean) - logit(base)
+            shifts[bot][m] = shift
+            console.print(
+                f"    {label} ({m}): {statistics.fmean(old):.3f} -> {statistics.fmean(new):.3f} "
+                f"({diff.mean:+.3f}±{diff.half:.3f}); strength {s[m]:+.2f} -> "
+                f"{s[m] + shift:+.2f}; predicted inside {inside_with(full, {m: shift})} of 28",
+                soft_wrap=True,
+            )
+        if 1 < len(shifts[bot]) == len(spec):
+            console.print(
+                f"    all together: predicted inside {inside_with(full, shifts[bot])} of 28"
+            )
+
+
 def parse_stages(text: str) -> list[tuple[dict[str, int], int]]:
     """``"24:0:6,100:100:2"``: per stage, four-seat units, heads-up units, candidates kept."""
     stages = []
@@ -357,6 +480,11 @@ def main() -> None:
     )
     parser.add_argument("--units", type=int, default=100, help="four-seat units (--measure)")
     parser.add_argument("--tag", default="s1", help="seed tag (--measure)")
+    parser.add_argument(
+        "--heads-up",
+        help="with --measure: measure heads-up against this saved fairness run's seeds",
+    )
+    parser.add_argument("--seeds", type=int, default=40, help="mirrored seeds (--heads-up)")
     args = parser.parse_args()
     stages = parse_stages(args.stages)
     console = Console(width=120, soft_wrap=True) if not sys.stdout.isatty() else Console()
@@ -371,7 +499,10 @@ def main() -> None:
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
     if args.measure:
         with pool, Progress(console=console, transient=True) as progress:
-            measure_named(pool, args.measure, args.units, args.tag, console, progress)
+            if args.heads_up:
+                measure_heads_up(pool, args.measure, args.heads_up, args.seeds, console, progress)
+            else:
+                measure_named(pool, args.measure, args.units, args.tag, console, progress)
         return
     with pool, Progress(console=console, transient=True) as progress:
         for rnd in range(args.first_round, args.first_round + args.rounds):

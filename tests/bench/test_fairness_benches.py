@@ -6,7 +6,9 @@ table's shape (the figures come from running the benches by hand, RULES.md pages
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import re
 import subprocess
 import sys
@@ -21,8 +23,10 @@ from bench.diceland_race import (
     race,
 )
 from bench.diceland_sides import game_value, pairings
+from bench.diceland_tune import inside_with, strengths
 from engine.diceland import GAME
 from engine.diceland.maps import MAP_DATA as GAME_MAPS
+from engine.diceland.maps import MAP_NAMES
 from engine.simulate import make_bots, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,6 +104,20 @@ def test_diceland_sides_reads_a_saved_run_and_pairs_maps_as_boards(tmp_path):
     assert "best boards, each picks the best side:" in out
 
 
+def test_diceland_fairness_reuses_a_saved_runs_units_of_the_pairs_it_would_play_alike(tmp_path):
+    """``--reuse``: a game is fixed by its maps and its seed (two runs save the same units),
+    so a run takes the saved units of every pair whose maps are unchanged (all 28 here)."""
+    runs = [tmp_path / f"run{n}.json" for n in range(3)]
+    args = ("--deals", "0", "--pairs", "2", "--bots", "random", "--seat-games", "1")
+    played = run_bench("diceland_fairness.py", *args, "--save", str(runs[0]))
+    run_bench("diceland_fairness.py", *args, "--save", str(runs[1]))
+    out = run_bench("diceland_fairness.py", *args, "--reuse", str(runs[0]), "--save", str(runs[2]))
+    assert "pairs' heads-up units from" not in played
+    assert f"random: 28 pairs' heads-up units from {runs[0]}" in out
+    saved = [json.loads(run.read_text()) for run in runs]
+    assert saved[0] == saved[1] == saved[2]
+
+
 def test_a_board_side_chosen_well_is_worth_the_two_by_two_games_value():
     assert game_value([[0.6, 0.7], [0.4, 0.5]]) == 0.6  # a saddle point: the first side
     assert abs(game_value([[1.0, 0.0], [0.0, 1.0]]) - 0.5) < 1e-12  # matching pennies
@@ -125,6 +143,45 @@ def test_diceland_tune_measures_named_candidates_against_the_maps_as_they_are(tm
         r"^  G now: link \d+; heuristic 0\.\d{3} \(\+0\.000±0\.000\); random", out, re.M
     )
     assert re.search(r"^  G far: link \d+; heuristic 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\)", out, re.M)
+
+
+def test_diceland_tune_measures_named_candidates_heads_up_paired_with_a_saved_run(tmp_path):
+    """``--heads-up SAVED``: the candidate's map against the other seven on the saved run's
+    seeds, its paired difference, and the pairs a strength model predicts inside."""
+    saved, spec = tmp_path / "run.json", tmp_path / "candidates.json"
+    run_bench(
+        "diceland_fairness.py",
+        *("--deals", "0", "--pairs", "2", "--seat-games", "1", "--save", str(saved)),
+    )
+    spec.write_text('{"D out": ["D", [["treasure", [6, 0], [7, 0]]]]}')
+    out = run_bench(
+        "diceland_tune.py", "--measure", str(spec), "--heads-up", str(saved), "--seeds", "2"
+    )
+    assert "2 mirrored seeds a pair (28 games a candidate and bot)" in out
+    assert re.search(r"^  random: saved run inside \d+ of 28; strengths A [+-]0\.\d\d ", out, re.M)
+    assert re.search(
+        r"^    D out \(D\): 0\.\d{3} -> 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\); strength "
+        r"[+-]\d\.\d\d -> [+-]\d\.\d\d; predicted inside \d+ of 28$",
+        out,
+        re.M,
+    ), out
+
+
+def test_a_strength_model_fitted_to_rates_predicts_them():
+    """``rate(A v B) = logistic(sA - sB)``: rates made from strengths give them back."""
+    truth = dict(zip(MAP_NAMES, (0.3, -0.2, 0.1, 0.0, -0.4, 0.25, -0.05, 0.0), strict=True))
+    rates = {
+        (a, b): 1 / (1 + math.exp(truth[b] - truth[a]))
+        for a in MAP_NAMES
+        for b in MAP_NAMES
+        if a != b
+    }
+    fitted = strengths(rates)
+    assert all(abs(fitted[m] - truth[m]) < 1e-6 for m in MAP_NAMES), fitted
+    assert inside_with(rates, {}) == sum(
+        abs(rates[(a, b)] - 0.5) <= 0.05 for a, b in itertools.combinations(MAP_NAMES, 2)
+    )
+    assert inside_with(rates, {m: -v for m, v in truth.items()}) == 28
 
 
 def test_diceland_race_is_the_game_up_to_its_first_winner():
