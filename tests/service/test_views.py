@@ -1,0 +1,107 @@
+"""A process gives a seat's view again only for the very state it was built from
+(``service.views``): same game, same seat, same version, same stored data; and what it holds
+shares nothing with the state, which the next move changes in place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from engine.dice import Dice
+from engine.games import get_game
+from service.context import service_of
+from service.store import GameRecord
+from service.views import Views, view_copy
+from tests.service.test_api_basics import auth, create_humans, join_all
+from tests.service.test_decoded import record_fields
+from tests.service.test_described import notice, stored
+
+GAME = get_game("burgundy")
+FIELDS = record_fields("burgundy")
+
+
+def a_state(seed: str = "views") -> Any:
+    return GAME.setup(2, GAME.validate_options(2, {}), Dice(seed))
+
+
+def as_json(value: Any) -> Any:
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+
+
+def test_the_held_view_is_given_again_for_the_same_seat_version_and_data():
+    held, state = Views(), a_state()
+    first = held.get(GAME, stored("g", 3, state), state, 0)
+    assert first == as_json(GAME.view(state, 0))
+    assert held.get(GAME, stored("g", 3, state), state, 0) is first
+
+
+def test_a_new_version_or_other_data_builds_it_again():
+    held, state, other = Views(), a_state(), a_state("other")
+    first = held.get(GAME, stored("g", 3, state), state, 0)
+    assert held.get(GAME, stored("g", 4, state), state, 0) is not first
+    again = held.get(GAME, stored("g", 4, other), other, 0)
+    assert again == view_copy(GAME, other, 0), "the same version, other data"
+
+
+def test_one_seats_view_is_never_given_for_another_seat_a_spectator_or_game():
+    held, state = Views(), a_state()
+    mine = held.get(GAME, stored("g", 3, state), state, 0)
+    theirs = held.get(GAME, stored("g", 3, state), state, 1)
+    assert theirs is not mine and theirs == view_copy(GAME, state, 1)
+    spectator = held.get(GAME, stored("g", 3, state), state, None)
+    assert spectator is not mine and spectator == view_copy(GAME, state, None)
+    assert held.get(GAME, stored("h", 3, state), state, 0) is not mine, "another game"
+
+
+def test_a_record_whose_bytes_are_unknown_is_never_held():
+    held, state = Views(), a_state()
+    made = GameRecord(id="g", version=3, state=GAME.dump_state(state), **FIELDS)
+    assert made.state_json is None
+    assert held.get(GAME, made, state, 0) == view_copy(GAME, state, 0)
+    assert len(held) == 0
+
+
+def test_the_views_held_are_bounded():
+    held, state = Views(size=3), a_state()
+    for n in range(10):
+        held.get(GAME, stored(f"g{n}", 1, state), state, 0)
+    assert len(held) == 3
+
+
+def test_a_held_view_does_not_change_with_the_state_it_came_from():
+    held, state = Views(), a_state()
+    record = stored("g", 3, state)
+    first = held.get(GAME, record, state, 0)
+    before = orjson.dumps(first)
+    seat = min(GAME.to_act(state))
+    GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], Dice("views-move"))
+    assert orjson.dumps(held.get(GAME, record, state, 0)) == before
+
+
+def test_answers_views_and_notices_give_each_seat_its_own_current_view(client):
+    # Burgundy, two humans: the move's answer, GET view and each seat's stream notice give
+    # that seat's view of the state as decoding gives it, version after version.
+    created = create_humans(client, "burgundy", "views")
+    game_id, tokens = created["id"], join_all(client, created)
+    service = service_of(client.application)
+    for _ in range(6):
+        seat = int(min(client.get(f"/v1/games/{game_id}").get_json()["to_act"]))
+        legal = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
+        action = legal.get_json()["actions"][0]["action"]
+        moved = client.post(
+            f"/v1/games/{game_id}/actions", json={"action": action}, headers=auth(tokens[seat])
+        ).get_json()
+        record = service.store.load(game_id)
+        assert record is not None and record.version == moved["version"]
+        state = GAME.load_state(record.state)
+        assert moved["view"] == as_json(GAME.view(state, seat))
+        for each in (0, 1):
+            fresh = as_json(GAME.view(state, each))
+            read = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[each]))
+            assert read.get_json()["view"] == fresh
+            due = notice(service, game_id, each)
+            if each in GAME.to_act(state):
+                assert due is not None and due["current"] and due["view"] == fresh
+        spectator = client.get(f"/v1/games/{game_id}/view").get_json()["view"]
+        assert spectator == as_json(GAME.view(state, None))
