@@ -12,12 +12,11 @@ import pytest
 from engine.codec import canonical_json
 from engine.dice import Dice
 from engine.games import get_game
-from service.context import service_of
 from service.store import GameRecord, StoredRecord
 from service.views import Views
-from tests.service.test_api_basics import auth, create_humans, join_all
+from tests.service.test_api_basics import auth
 from tests.service.test_decoded import record_fields
-from tests.service.test_described import notice, stored
+from tests.service.test_described import notice, played, stored
 
 GAME = get_game("burgundy")
 FIELDS = record_fields("burgundy")
@@ -96,25 +95,14 @@ def test_a_held_view_does_not_change_with_the_state_it_came_from(name):
 def test_answers_views_and_notices_give_each_seat_its_own_current_view(client):
     # Burgundy, two humans: the move's answer, GET view and each seat's stream notice give
     # that seat's view of the state as decoding gives it, version after version.
-    created = create_humans(client, "burgundy", "views")
-    game_id, tokens = created["id"], join_all(client, created)
-    service = service_of(client.application)
-    for _ in range(6):
-        seat = int(min(client.get(f"/v1/games/{game_id}").get_json()["to_act"]))
-        legal = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
-        action = legal.get_json()["actions"][0]["action"]
-        moved = client.post(
-            f"/v1/games/{game_id}/actions", json={"action": action}, headers=auth(tokens[seat])
-        ).get_json()
-        record = service.store.load(game_id)
-        assert record is not None and record.version == moved["version"]
-        state = GAME.load_state(record.state)
-        assert moved["view"] == as_json(GAME.view(state, seat))
+    for move in played(client, "views", 0):
+        state, game_id = move.state, move.game_id
+        assert move.moved["view"] == as_json(GAME.view(state, move.seat))
         for each in (0, 1):
             fresh = as_json(GAME.view(state, each))
-            read = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[each]))
+            read = client.get(f"/v1/games/{game_id}/view", headers=auth(move.tokens[each]))
             assert read.get_json()["view"] == fresh
-            due = notice(service, game_id, each)
+            due = notice(move.service, game_id, each)
             if each in GAME.to_act(state):
                 assert due is not None and due["current"] and due["view"] == fresh
         spectator = client.get(f"/v1/games/{game_id}/view").get_json()["view"]
