@@ -29,7 +29,7 @@ MAX_DEPTH = 32
 MAX_NUMBER_CHARS = 40
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
-_LONG_RUN = re.compile(rf"[0-9.eE+-]{{{MAX_NUMBER_CHARS + 1}}}")
+_LONG_RUN = re.compile("[0-9.eE+-]{" + str(MAX_NUMBER_CHARS + 1) + "}")
 """A run of number characters longer than a number may be: without one anywhere in the text,
 no number in it is too long."""
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

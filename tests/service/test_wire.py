@@ -59,9 +59,11 @@ def test_nothing_to_send_is_no_round_trip(client):
     assert round_trip(client, []) == []
 
 
-def test_a_dropped_connection_is_made_again(client):
-    assert round_trip(client, [(("PING",), {})]) == [True]
-    client.client_kill_filter(_type="normal", skipme=False)
+def test_a_dropped_connection_is_made_again(client, redis_url):
+    [pooled] = round_trip(client, [(("CLIENT", "ID"), {})])  # the pool's one connection
+    other = redis.Redis.from_url(redis_url)
+    assert other.client_kill_filter(_id=pooled) == 1
+    other.close()
     assert round_trip(client, [(("GET", "wire:s"), {})]) == [None]
 
 
