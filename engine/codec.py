@@ -33,14 +33,14 @@ def _list_of_json_dicts(hint: Any) -> bool:
     return hint == list[dict[str, Any]]
 
 
-def _json_copy(value: Any) -> Any:
+def json_copy(value: Any) -> Any:
     """What cattrs makes of a value typed ``Any`` when it is plain JSON data (a copy, walked
     without cattrs's dispatch per item); anything else goes to cattrs as before."""
     kind = type(value)
     if kind is dict:
-        return {key: _json_copy(item) for key, item in value.items()}
+        return {key: json_copy(item) for key, item in value.items()}
     if kind is list:
-        return [_json_copy(item) for item in value]
+        return [json_copy(item) for item in value]
     if kind in _PLAIN:
         return value
     return _converter.unstructure(value)
@@ -54,7 +54,7 @@ _converter.register_unstructure_hook_func(
     _list_of_scalar_lists, lambda value: [list(item) for item in value]
 )
 _converter.register_unstructure_hook_func(
-    _list_of_json_dicts, lambda value: [_json_copy(item) for item in value]
+    _list_of_json_dicts, lambda value: [json_copy(item) for item in value]
 )
 
 

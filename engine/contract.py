@@ -253,7 +253,9 @@ class Game(ABC):
     # --- observation ----------------------------------------------------------------------
     @abstractmethod
     def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` (None: a spectator) may see; the only redaction point."""
+        """What ``seat`` (None: a spectator) may see; the only redaction point. A new value:
+        it shares no list or dict with ``state`` (the service keeps a view while the next
+        move changes the state in place)."""
 
     @abstractmethod
     def is_over(self, state: State) -> bool:

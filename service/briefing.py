@@ -23,25 +23,28 @@ from service.announce import decision_due
 from service.decoded import DecodedStates
 from service.described import Described, DescribedActions, described_actions
 from service.store import GameRecord, GameStatus, GameStore
+from service.views import Views
 
 Detail = Literal["full", "compact", "none"]
 DETAILS: tuple[Detail, ...] = ("full", "compact", "none")
 
 
 class Briefing:
-    """Completes ``decision_due`` notices from the games' current records (with the states
-    and described actions this process holds for them: ``service.decoded``,
-    ``service.described``)."""
+    """Completes ``decision_due`` notices from the games' current records (with the states,
+    described actions and views this process holds for them: ``service.decoded``,
+    ``service.described``, ``service.views``)."""
 
     def __init__(
         self,
         store: GameStore,
         described: DescribedActions | None = None,
         states: DecodedStates | None = None,
+        views: Views | None = None,
     ) -> None:
         self.store = store
         self.described = described if described is not None else DescribedActions()
         self.states = states if states is not None else DecodedStates()
+        self.views = views if views is not None else Views()
 
     def complete(self, notices: Iterable[dict[str, Any]], detail: Detail) -> list[dict[str, Any]]:
         """Every notice, ``decision_due`` ones completed (each game and seat read once, in
@@ -116,16 +119,22 @@ class Briefing:
         )
         game = get_game(record.game)
         actions = self.described.get(game, record, state, seat) if detail == "full" else None
-        notice.update(what_to_answer(game, state, seat, detail, actions))
+        view = self.views.get(game, record, state, seat) if detail != "none" else None
+        notice.update(what_to_answer(game, state, seat, detail, actions, view))
         return notice
 
 
 def what_to_answer(
-    game: Game, state: Any, seat: int, detail: Detail, described: Described | None = None
+    game: Game,
+    state: Any,
+    seat: int,
+    detail: Detail,
+    described: Described | None = None,
+    view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What a notice carries for ``seat`` to answer from: its view and its legal actions,
-    with their texts (``full``: ``described`` if given, the seat's described actions in
-    ``state``), without (``compact``), or nothing (``none``)."""
+    """What a notice carries for ``seat`` to answer from: its view (``view`` if given) and its
+    legal actions, with their texts (``full``: ``described`` if given, the seat's described
+    actions in ``state``), without (``compact``), or nothing (``none``)."""
     if detail == "none":
         return {}
     actions: list[dict[str, Any]]
@@ -133,4 +142,4 @@ def what_to_answer(
         actions = [{"action": action} for action in game.legal_actions(state, seat)]
     else:
         actions = described if described is not None else described_actions(game, state, seat)
-    return {"view": game.view(state, seat), "actions": actions}
+    return {"view": view if view is not None else game.view(state, seat), "actions": actions}

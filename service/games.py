@@ -60,6 +60,7 @@ from service.store import (
     Pipeline,
     SeatRecord,
 )
+from service.views import Views
 
 REFUSED = (GameNotStarted, GameOver, VersionConflict, MalformedMove, IllegalMove)
 """What a move is refused with once its game is read (a stored answer to its
@@ -115,8 +116,9 @@ class GameService:
         self.jobs = jobs
         self.follow_up = FollowUp(accounts, jobs)
         self.described = DescribedActions()
+        self.views = Views()
         self.states = DecodedStates()
-        self.briefing = Briefing(store, self.described, self.states)
+        self.briefing = Briefing(store, self.described, self.states, self.views)
         self.idempotency_ttl = idempotency_ttl
 
     # --- reading ---------------------------------------------------------------------------
@@ -207,7 +209,7 @@ class GameService:
             "version": record.version,
             "seat": seat,
             "status": record.status.value,
-            "view": game.view(state, seat) if view else None,
+            "view": self.views.get(game, record, state, seat) if view else None,
             "to_act": prompts_json(record, to_act),
             "result": record.result,
         }

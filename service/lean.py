@@ -64,6 +64,15 @@ _HEADER_KEYS = {"If-Match": "HTTP_IF_MATCH", "Idempotency-Key": "HTTP_IDEMPOTENC
 """The headers ``MoveHeadersSchema`` reads, by their WSGI names."""
 
 
+def _action(body: Any) -> Any:
+    """The action of a move's parsed body, as ``ActionRequestSchema`` loads it: a body that is
+    an object of one object ``action`` needs no schema (the common case); any other is loaded
+    by it. Raises ValidationError."""
+    if type(body) is dict and len(body) == 1 and type(body.get("action")) is dict:
+        return body["action"]
+    return _BODY.load(body)["action"]
+
+
 class _Replay(io.RawIOBase):
     """A request body whose reading failed: reading it again raises the same error, so
     Flask answers it as if it had read it first."""
@@ -121,15 +130,18 @@ class LeanPath:
         environ["wsgi.input"] = io.BytesIO(data)
         try:
             hardening.check_json_text(data.decode("utf-8", errors="replace"))
-            body = _BODY.load(orjson.loads(data))
-            headers = _HEADERS.load(
-                {name: environ[key] for name, key in _HEADER_KEYS.items() if key in environ}
-            )
+            action = _action(orjson.loads(data))
+            key = None
+            if "HTTP_IDEMPOTENCY_KEY" in environ:  # else If-Match alone: any text loads
+                headers = _HEADERS.load(
+                    {name: environ[key] for name, key in _HEADER_KEYS.items() if key in environ}
+                )
+                key = headers.get("idempotency_key")
             move = move_request(
-                body["action"],
+                action,
                 environ.get("HTTP_IF_MATCH"),
                 environ.get("HTTP_AUTHORIZATION"),
-                headers.get("idempotency_key"),
+                key,
             )
         except (Problem, ValidationError, orjson.JSONDecodeError):
             return None

@@ -32,7 +32,7 @@ def begin(given_id: str, route: str) -> None:
     g.request_id = given_id if _USABLE_ID.fullmatch(given_id) else uuid.uuid4().hex
     g.started = time.perf_counter()
     g.route = route
-    metrics.IN_FLIGHT.labels(route).inc()
+    metrics.labelled(metrics.IN_FLIGHT, route).inc()
 
 
 def answer(response: Response, method: str) -> Response:
@@ -40,11 +40,11 @@ def answer(response: Response, method: str) -> Response:
     response.headers[REQUEST_ID] = g.get("request_id") or uuid.uuid4().hex
     route = g.get("route") or _route()
     status = str(response.status_code)
-    metrics.REQUESTS.labels(method, route, status).inc()
+    metrics.labelled(metrics.REQUESTS, method, route, status).inc()
     if route == metrics.MOVE_ROUTE and method == "POST" and "started" in g:
-        metrics.MOVE_SECONDS.labels(status).observe(time.perf_counter() - g.started)
+        metrics.labelled(metrics.MOVE_SECONDS, status).observe(time.perf_counter() - g.started)
     if response.is_streamed and "route" in g:  # in flight until the stream closes
-        gauge = metrics.IN_FLIGHT.labels(g.pop("route"))
+        gauge = metrics.labelled(metrics.IN_FLIGHT, g.pop("route"))
         response.call_on_close(gauge.dec)
     return response
 
@@ -52,7 +52,7 @@ def answer(response: Response, method: str) -> Response:
 def end() -> None:
     """A request is done: no longer in flight (unless its stream still is)."""
     if "route" in g:
-        metrics.IN_FLIGHT.labels(g.pop("route")).dec()
+        metrics.labelled(metrics.IN_FLIGHT, g.pop("route")).dec()
 
 
 def _begin() -> None:

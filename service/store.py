@@ -36,6 +36,7 @@ from service import archive as archives
 from service.errors import Conflict, Contention, KeyReused, NotReplicated
 from service.indexes import ShardedIndex
 from service.keys import Keys
+from service.wire import round_trip
 
 T = TypeVar("T")
 Pipeline = redis.client.Pipeline
@@ -520,7 +521,7 @@ class GameStore:
         with self.redis.pipeline(transaction=False) as pipe:
             counts = [rider.queue(pipe) for rider in riders]
             self.read_fields(pipe, game_id)
-            replies = pipe.execute()
+            replies = self.send(pipe)
         start = 0
         for rider, count in zip(riders, counts, strict=True):
             rider.settle(replies[start : start + count])
@@ -633,6 +634,17 @@ class GameStore:
         """Send the writes queued on ``pipe`` (a MULTI block, or the pipeline holding a
         guarded script) and return their replies: the one place every write of a game
         reaches Redis."""
+        return self.send(pipe)
+
+    @staticmethod
+    def send(pipe: Pipeline) -> list[Any]:
+        """The replies of the commands queued on ``pipe``, in one round trip: a plain
+        pipeline (not a transaction, watching nothing) through :func:`service.wire.round_trip`,
+        which spares redis-py's pipeline bookkeeping (the same replies and errors), any other
+        (a transaction, a cluster's pipeline) by itself."""
+        plain = type(pipe) is Pipeline and pipe.transaction is False  # a flag on a pipeline
+        if plain and not (pipe.watching or pipe.scripts):
+            return round_trip(pipe, pipe.command_stack)
         replies: list[Any] = pipe.execute()
         return replies
 

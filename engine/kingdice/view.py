@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import orjson
 
+from engine.codec import json_copy
 from engine.dice import Dice
 from engine.kingdice.board import DRAGON, NOBODY
 from engine.kingdice.conditions import describe
@@ -167,7 +168,7 @@ def make_view(state: KingState, seat: int | None) -> dict[str, Any]:
         "to_place": state.to_place,
         "dragon_alarm": state.dragon_alarm,
         "start_rolls": [list(r) for r in state.start_rolls],
-        "log": [dict(e) for e in state.log],
+        "log": json_copy(state.log),
         "winner": state.winner if state.winner >= 0 else None,
         "over": over,
     }

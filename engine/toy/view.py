@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.codec import json_copy
 from engine.contract import View
 from engine.dice import Dice
 from engine.toy.state import PRIZES, ToyState
@@ -23,8 +24,8 @@ def build_view(state: ToyState, seat: int | None) -> View:
             sorted([*hand, bid]) if bid is not None and s != seat else list(hand)
             for s, (hand, bid) in enumerate(zip(state.hands, state.bids, strict=True))
         ],
-        "won": state.won,
-        "history": state.history,
+        "won": json_copy(state.won),
+        "history": json_copy(state.history),
         "over": state.over,
     }
 

@@ -3,7 +3,9 @@
 ``random_sim`` plays many seeded games through the public contract and checks invariants at
 each step (OpenSpiel's random_sim_test): every seat that owes a decision has legal actions,
 every legal action passes ``check`` and ``describe_all`` says of the legal actions what
-``describe`` says of each, every view is JSON and observing changes nothing, the
+``describe`` says of each, every view is JSON, shares no list or dict with the state (the
+service keeps a view while the next move changes the state in place) and observing changes
+nothing, the
 state round-trips through JSON exactly, ``is_over`` is false and there is no result until
 the end (and then both hold), and replaying the log reproduces the
 final state byte for byte.
@@ -37,9 +39,32 @@ def check_step(game: Game, state: Any, seats: int, seat: int, action: dict[str, 
         described = [game.describe(state, s, act) for act in legal]
         assert game.describe_all(state, s, legal) == described, "describe_all says otherwise"
     assert action in game.legal_actions(state, seat)
+    held = _containers(state)
     for viewer in [None, *range(seats)]:
-        json.dumps(game.view(state, viewer))
+        view = game.view(state, viewer)
+        json.dumps(view)
+        assert not held & _containers(view), f"seat {viewer}'s view shares data with the state"
     assert game.dump_state(state) == data, "observing the state changed it"
+
+
+def _containers(value: Any) -> set[int]:
+    """The ids of every list and dict in ``value`` (an engine's state or view), however
+    deep: through lists, tuples, dicts and the attributes of objects."""
+    found: set[int] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, dict)):
+            if id(item) in found:
+                continue
+            found.add(id(item))
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif hasattr(item, "__dict__") and not isinstance(item, type):
+            todo.extend(vars(item).values())
+    return found
 
 
 def random_sim(

@@ -3,6 +3,8 @@ built from (``service.described``): same game, same seat, same version, same sto
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from engine.codec import canonical_json
@@ -82,30 +84,51 @@ def notice(service: Any, game_id: str, seat: int) -> dict[str, Any] | None:
     return notices[-1] if notices else None
 
 
-def test_answers_and_notices_of_a_move_give_each_seat_its_own_current_actions(client):
-    # Burgundy, two humans: the move's answer, the mover's stream notice and GET
-    # legal-actions give the mover's actions for the new state; the other seat's notice and
-    # GET give the other seat's, built from the state as decoding gives it; after the next
-    # version, the actions are the new state's.
-    created = create_humans(client, "burgundy", "described")
+def played(client: Any, seed: str, pick: int, moves: int = 6) -> Iterator[Played]:
+    """A Burgundy game of two humans, played ``moves`` moves through the API (each seat's
+    legal action number ``pick``, after a GET legal-actions): after each, the move and the
+    state it left, as decoding the stored record gives it."""
+    created = create_humans(client, "burgundy", seed)
     game_id, tokens = created["id"], join_all(client, created)
     service = service_of(client.application)
-    for _ in range(6):
+    for _ in range(moves):
         seat = int(min(client.get(f"/v1/games/{game_id}").get_json()["to_act"]))
         legal = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
-        action = legal.get_json()["actions"][-1]["action"]
+        action = legal.get_json()["actions"][pick]["action"]
         moved = client.post(
             f"/v1/games/{game_id}/actions", json={"action": action}, headers=auth(tokens[seat])
         ).get_json()
         record = service.store.load(game_id)
         assert record is not None and record.version == moved["version"]
-        state = GAME.load_state(record.state)
+        yield Played(service, game_id, tokens, seat, moved, GAME.load_state(record.state))
+
+
+@dataclass
+class Played:
+    """One move of :func:`played`."""
+
+    service: Any
+    game_id: str
+    tokens: list[str]
+    seat: int
+    moved: dict[str, Any]
+    state: Any
+
+
+def test_answers_and_notices_of_a_move_give_each_seat_its_own_current_actions(client):
+    # Burgundy, two humans: the move's answer, the mover's stream notice and GET
+    # legal-actions give the mover's actions for the new state; the other seat's notice and
+    # GET give the other seat's, built from the state as decoding gives it; after the next
+    # version, the actions are the new state's.
+    for move in played(client, "described", -1):
+        state, game_id = move.state, move.game_id
         for each in (0, 1):
             fresh = described_actions(GAME, state, each) if each in GAME.to_act(state) else []
-            if each == seat:
-                assert moved["actions"] == fresh
-            read = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[each]))
+            if each == move.seat:
+                assert move.moved["actions"] == fresh
+            headers = auth(move.tokens[each])
+            read = client.get(f"/v1/games/{game_id}/legal-actions", headers=headers)
             assert read.get_json()["actions"] == fresh
-            due = notice(service, game_id, each)
+            due = notice(move.service, game_id, each)
             if fresh:
                 assert due is not None and due["current"] and due["actions"] == fresh
