@@ -27,6 +27,22 @@ def deciding_line(to_act: Any, me: int, names: Sequence[str]) -> str:
     return "also deciding now: " + ", ".join(_name(names, seat) for seat in sorted(others))
 
 
+def still_to_decide(
+    current: dict[str, Any], earlier: Sequence[dict[str, Any]], me: int
+) -> dict[str, Any]:
+    """The prompts of ``current`` (a view read) whose seats have not decided since: a sealed
+    choice among ``earlier`` (events read after the view) counts only if it is newer than the
+    view, since the view's ``to_act`` already leaves out the seats that decided before it (a
+    previous round's choices, read in the same batch, must not hide this round's)."""
+    seen = current.get("version", 0)
+    decided = {
+        event.get("seat")
+        for event in earlier
+        if decided_line(event, me, ()) and event.get("version", 0) > seen
+    }
+    return {k: v for k, v in (current.get("to_act") or {}).items() if int(k) not in decided}
+
+
 def _name(names: Sequence[str], seat: Any) -> str:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
 

@@ -17,6 +17,7 @@ import time
 import pexpect
 import pytest
 
+from clients.cli.simultaneous import deciding_line, still_to_decide
 from clients.sdk import Client
 from engine.games import get_game
 from tests.conftest import ROOT, wait_until
@@ -127,3 +128,19 @@ def test_every_answer_in_a_burgundy_game_is_taken(live_server: str) -> None:
     assert waited >= answered - 1, "the bots decided during nearly every prompt"
     forced = text.count("the only move: taken for you")
     assert text.count("you: ") == answered + forced, "every answer is echoed once"
+
+
+def test_a_previous_rounds_sealed_choices_do_not_hide_this_rounds_deciders() -> None:
+    """The CLI reads the view, then the events since its cursor: sealed choices newer than the
+    view are decided already; older ones (the round before, read in the same batch) are not
+    this round's, and the view's to_act already counts them."""
+    prompt = {"kind": "pick", "sealed": True}
+    current = {"version": 28, "to_act": {"0": prompt, "1": prompt, "2": prompt}}
+    sealed = [
+        {"type": "action", "version": v, "seat": s, "sealed": True} for v, s in ((26, 1), (27, 2))
+    ]
+    assert set(still_to_decide(current, sealed, 0)) == {"0", "1", "2"}
+    newer = [{"type": "action", "version": 29, "seat": 2, "sealed": True}]
+    assert set(still_to_decide(current, sealed + newer, 0)) == {"0", "1"}
+    line = deciding_line(still_to_decide(current, sealed, 0), 0, ["you", "ann", "bob"])
+    assert line == "also deciding now: ann, bob"

@@ -29,7 +29,12 @@ from clients.cli.render import (
     seat_names,
     seats_to_act,
 )
-from clients.cli.simultaneous import DecisionWatcher, decided_line, deciding_line
+from clients.cli.simultaneous import (
+    DecisionWatcher,
+    decided_line,
+    deciding_line,
+    still_to_decide,
+)
 from clients.sdk import Client, Conflict, IllegalActionError, StaleVersion
 
 CHOOSE = "Choose"
@@ -271,9 +276,7 @@ def ask(
 ) -> tuple[int, str | None]:
     """The person's choice from the menu, while others deciding at the same time are shown
     as they decide; (index, events cursor)."""
-    decided = {e.get("seat") for e in earlier if decided_line(e, t.my_seat, t.names)}
-    still = {k: v for k, v in (current.get("to_act") or {}).items() if int(k) not in decided}
-    also = deciding_line(still, t.my_seat, t.names)
+    also = deciding_line(still_to_decide(current, earlier, t.my_seat), t.my_seat, t.names)
     if also:
         console.print(f"[dim]{also}[/]")
     watcher = (
