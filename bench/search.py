@@ -52,10 +52,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+# the repository first: a bench measures its own checkout's engine, not an installed one
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from bench.cluster import machine_line, machine_state, percentile
 from engine.contract import Bot, Game
 from engine.dice import Dice
 from engine.games import LISTED, get_game
@@ -63,9 +67,6 @@ from engine.search import FastDice, fast_step
 from engine.simulate import play
 from service.rating import Ratings
 from service.tournaments import Participant, Tournament, schedule
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.cluster import machine_line, machine_state, percentile
 from tests.engine.burgundy_reference import ReferenceHeuristic
 
 SOLO = {
