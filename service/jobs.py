@@ -140,8 +140,8 @@ def read_ahead(job: Job) -> ReadAhead | None:
         name, args = job.func_name, job.args
     except DeserializationError:  # rq fails the job when it comes to perform it
         return None
-    if name != f"{__name__}.{play_bot.__name__}":
-        return None
+    if name != f"{__name__}.{play_bot.__name__}" or not args or not isinstance(args[0], str):
+        return None  # not a bot job, or one whose game is not its first positional argument
     settings = Settings()
     if not queue_shares_store(settings):
         return None
@@ -154,6 +154,8 @@ def _first_read(store: GameStore, game_id: str) -> GameRecord | None:
     ahead = _AHEAD.get()
     if ahead is not None and ahead[0] == game_id:
         _AHEAD.set(None)
+        if isinstance(ahead[1], Exception):  # the read failed (a WRONGTYPE key): the job fails
+            raise ahead[1]
         return store.record_of(ahead[1])
     return store.load(game_id)
 

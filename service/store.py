@@ -643,8 +643,11 @@ class GameStore:
         which spares redis-py's pipeline bookkeeping (the same replies and errors), any other
         (a transaction, a cluster's pipeline) by itself."""
         plain = type(pipe) is Pipeline and pipe.transaction is False  # a flag on a pipeline
-        if plain and not (pipe.watching or pipe.scripts):
-            return round_trip(pipe, pipe.command_stack)
+        if plain and not (pipe.watching or pipe.scripts or pipe.explicit_transaction):
+            try:
+                return round_trip(pipe, pipe.command_stack)
+            finally:
+                pipe.command_stack = []  # sent: as execute() leaves it
         replies: list[Any] = pipe.execute()
         return replies
 

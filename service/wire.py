@@ -11,7 +11,8 @@ applied, ``NEVER_DECODE`` honoured, and the first error reply raised once every 
 read (the connection stays in step). A connection that fails is dropped and the exchange tried
 again as the connection's retry policy says, as redis-py's pipeline does. For a plain
 ``redis.Redis`` (one server, or a Sentinel's primary); a cluster client goes through its own
-pipeline.
+pipeline. Not done here, as dicehall uses none of it: redis-py 8's HIMPORT field-set
+bookkeeping around a pipeline.
 """
 
 from __future__ import annotations
@@ -46,24 +47,34 @@ def round_trip(client: redis.Redis, commands: Sequence[Command]) -> list[Any]:
 
 
 def _exchange(client: redis.Redis, connection: Any, commands: Sequence[Command]) -> list[Any]:
-    connection.send_packed_command([packed(commands)])
+    connection.send_packed_command(packed(connection, commands))
     replies: list[Any] = []
     for args, options in commands:
         try:
             replies.append(client.parse_response(connection, args[0], **options))
         except ResponseError as error:
             replies.append(error)
-    for reply in replies:
+    for number, (reply, (args, _)) in enumerate(zip(replies, commands, strict=True), 1):
         if isinstance(reply, ResponseError):
+            annotate = getattr(client, "annotate_exception", None)
+            if annotate is not None:  # "Command # n (...) of pipeline caused error", as redis-py
+                annotate(reply, number, args)
             raise reply
     return replies
 
 
-def packed(commands: Sequence[Command]) -> bytes:
-    """``commands`` in Redis's protocol, packed by hiredis (as redis-py's own serializer
-    does, without its per-argument checks: a command here is named by one word, and its
-    arguments are ``str``, ``bytes``, ``int`` or ``float``). Raises DataError otherwise."""
+def packed(connection: Any, commands: Sequence[Command]) -> list[bytes]:
+    """``commands`` in Redis's protocol, packed by hiredis without redis-py's per-argument
+    checks when every command is named by one word and its arguments are ``str``, ``bytes``,
+    ``int`` or ``float`` (a move's commands); anything else (``"CONFIG GET"``, a memoryview)
+    by the connection's own packer, as redis-py's pipeline packs it."""
+    if all(" " not in str(args[0]) for args, _ in commands):
+        try:
+            return [b"".join([hiredis.pack_command(args) for args, _ in commands])]
+        except TypeError:
+            pass
     try:
-        return b"".join([hiredis.pack_command(args) for args, _ in commands])
+        chunks: list[bytes] = connection.pack_commands([args for args, _ in commands])
     except TypeError as error:
         raise DataError(str(error)) from None
+    return chunks

@@ -133,7 +133,11 @@ class OneTripPreparationMixin:
             if len(self.queues) == 1:
                 pipeline.lrem(queue.intermediate_queue_key, 1, job.id)
             read = ahead.queue(pipeline) if ahead is not None else 0
-            replies = pipeline.execute()
+            # an error in the read is the job's to raise (ReadAhead.held), not the worker's
+            replies = pipeline.execute(raise_on_error=False)
+        for reply in replies[: len(replies) - read]:
+            if isinstance(reply, Exception):
+                raise reply  # rq's own preparation failed, as pipeline.execute() would say
         if ahead is not None:
             ahead.settle(replies[len(replies) - read :])
         message = f"Processing {job.func_name} from {job.origin} since {time.time()}"

@@ -92,6 +92,7 @@ class Board:
         self.treasure_colour_mask: dict[str, int] = {
             c: self.colour_mask[c] & self.treasure_mask for c in COLOURS
         }
+        self.pair_distances: list[list[int]] | None = None  # worked out by the bots, once
 
     # --- conversions -------------------------------------------------------------------
     def mask_of(self, indices: list[int]) -> int:

@@ -24,7 +24,6 @@ FAR = 8
 
 
 _BOARDS: dict[tuple[str, str, int, tuple[int, int]], Board] = {}
-_PAIRS: dict[str, list[list[int]]] = {}
 
 
 def board_from_view(view: View, name: str) -> Board:
@@ -40,11 +39,11 @@ def board_from_view(view: View, name: str) -> Board:
 
 
 def all_distances(board: Board) -> list[list[int]]:
-    """Steps between every pair of hexes over non-obstacle hexes (cached per map)."""
-    table = _PAIRS.get(board.name)
+    """Steps between every pair of hexes over non-obstacle hexes (kept on the board: two
+    editions' or a candidate's map of one name can differ in their hexes)."""
+    table = board.pair_distances
     if table is None:
-        table = [board.distances(1 << i) for i in range(len(board.coords))]
-        _PAIRS[board.name] = table
+        table = board.pair_distances = [board.distances(1 << i) for i in range(len(board.coords))]
     return table
 
 

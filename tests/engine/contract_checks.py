@@ -48,22 +48,28 @@ def check_step(game: Game, state: Any, seats: int, seat: int, action: dict[str, 
 
 
 def _containers(value: Any) -> set[int]:
-    """The ids of every list and dict in ``value`` (an engine's state or view), however
-    deep: through lists, tuples, dicts and the attributes of objects."""
+    """The ids of every list, dict and set in ``value`` (an engine's state or view), however
+    deep: through lists, tuples, sets, dicts and the attributes of objects (slots too)."""
     found: set[int] = set()
     todo = [value]
     while todo:
         item = todo.pop()
-        if isinstance(item, (list, dict)):
+        if isinstance(item, (list, dict, set)):
             if id(item) in found:
                 continue
             found.add(id(item))
         if isinstance(item, dict):
             todo.extend(item.values())
-        elif isinstance(item, (list, tuple)):
+        elif isinstance(item, (list, tuple, set, frozenset)):
             todo.extend(item)
-        elif hasattr(item, "__dict__") and not isinstance(item, type):
-            todo.extend(vars(item).values())
+        elif not isinstance(item, type):
+            if hasattr(item, "__dict__"):
+                todo.extend(vars(item).values())
+            for klass in type(item).__mro__:  # and the attributes an object keeps in slots
+                slots = getattr(klass, "__slots__", ())
+                for name in (slots,) if isinstance(slots, str) else slots:
+                    if name not in ("__dict__", "__weakref__") and hasattr(item, name):
+                        todo.append(getattr(item, name))
     return found
 
 

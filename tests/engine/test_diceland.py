@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -10,6 +11,8 @@ from engine.contract import IllegalAction, InvalidOptions
 from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
+from engine.diceland.bots import all_distances
+from engine.diceland.maps import MAP_DATA
 from engine.diceland.rules import TURN_LIMIT
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
@@ -763,3 +766,15 @@ def test_bad_placements_are_refused_with_their_code_and_change_nothing(code):
         GAME.apply(state, 0, action, dice)
     assert err.value.code == code, err.value.reason
     assert GAME.dump_state(state) == before and dice.counter == counter
+
+
+def test_distances_are_kept_per_board_not_per_map_name():
+    # Two editions of a map, or a bench's candidate, share a name but not their hexes.
+    name, data = next((n, d) for n, d in MAP_DATA.items() if d["obstacles"])
+    edited = copy.deepcopy(data)
+    edited["obstacles"] = edited["obstacles"][1:]  # one obstacle fewer: one hex fewer
+    first, second = Board(data), Board(edited)
+    assert first.name == second.name == name
+    assert len(all_distances(first)) == len(first.coords)
+    assert len(all_distances(second)) == len(second.coords) == len(first.coords) - 1
+    assert all_distances(Board(data)) == all_distances(first)

@@ -350,3 +350,26 @@ def test_only_a_bot_job_with_the_queue_on_its_games_redis_reads_ahead(private_re
     assert read_ahead(tick) is None
     monkeypatch.setenv("DICEHALL_QUEUE_URL", f"{base}/1")
     assert read_ahead(bot) is None
+
+
+def test_a_read_ahead_that_failed_fails_the_job_and_a_keyword_job_reads_for_itself(
+    private_redis, monkeypatch
+):
+    # The read rides rq's preparation with raise_on_error=False: an error reply to it (a key
+    # of the wrong type) is raised inside the job, where rq fails and records it, not in the
+    # worker's loop; a bot job enqueued with keyword arguments is not read ahead at all.
+    from rq.job import Job
+
+    from service.jobs import _first_read, read_ahead
+
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    raw = redis.Redis(url["host"], url["port"])
+    keywords = Job.create("service.jobs.play_bot", kwargs={"game_id": "g"}, connection=raw)
+    assert read_ahead(keywords) is None
+    ahead = read_ahead(Job.create("service.jobs.play_bot", args=("g", 1, 3), connection=raw))
+    assert ahead is not None
+    ahead.settle([redis.ResponseError("WRONGTYPE Operation against a key")])
+    with ahead.held(), pytest.raises(redis.ResponseError, match="WRONGTYPE"):
+        _first_read(ahead.store, "g")

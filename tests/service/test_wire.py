@@ -10,6 +10,7 @@ import redis
 from redis.client import NEVER_DECODE
 
 from service.connections import connect
+from service.store import GameStore
 from service.wire import round_trip
 
 
@@ -70,3 +71,26 @@ def test_a_dropped_connection_is_made_again(client, redis_url):
 def test_arguments_redis_cannot_take_are_refused(client):
     with pytest.raises(redis.DataError):
         round_trip(client, [(("SET", "wire:s", None), {})])
+
+
+def test_two_word_commands_and_memoryviews_are_packed_as_redis_py_packs_them(client):
+    commands = [(("CONFIG GET", "maxmemory"), {}), (("SET", "wire:s", memoryview(b"mv")), {})]
+    config, stored = round_trip(client, commands)
+    assert list(config) == ["maxmemory"] and stored is True
+    assert client.get("wire:s") == "mv"
+
+
+def test_store_send_keeps_an_explicit_transaction_atomic_and_empties_the_pipeline(client):
+    pipe = client.pipeline(transaction=False)
+    pipe.multi()  # MULTI asked for by hand: round_trip (no MULTI/EXEC) must not take it
+    pipe.incr("wire:n")
+    pipe.execute_command("INCR")  # wrong arity: the whole transaction is refused
+    with pytest.raises(redis.ResponseError):
+        GameStore.send(pipe)
+    assert client.get("wire:n") is None, "nothing of a refused transaction ran"
+    plain = client.pipeline(transaction=False)
+    plain.incr("wire:n")
+    assert GameStore.send(plain) == [1]
+    assert plain.command_stack == [], "sent commands are not sent again"
+    assert GameStore.send(plain) == []
+    assert client.get("wire:n") == "1"
