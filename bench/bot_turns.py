@@ -43,11 +43,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.client import HTTPException
 from pathlib import Path
 from typing import Any
 
+import orjson
 import redis
-import requests
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -59,6 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cluster import Cluster, machine_line, machine_state, percentile
 from bench.empty_job import empty_job
+from bench.lean_client import JsonClient, Reply, Stream
 from engine.games import get_game
 from service.config import Settings
 from service.keys import Keys
@@ -118,7 +120,7 @@ def job_times(connection: redis.Redis, job_id: str | None) -> tuple[float, float
     return job.started_at.timestamp(), job.ended_at.timestamp()
 
 
-def _json(reply: requests.Response, what: str) -> dict[str, Any]:
+def _json(reply: Reply, what: str) -> dict[str, Any]:
     if not reply.ok:
         raise RuntimeError(f"{what}: {reply.status_code} {reply.text[:500]}")
     return reply.json()
@@ -128,9 +130,7 @@ class Table1v1:
     """One game of the human (this process) against a bot seat. A reader thread follows the
     game's SSE stream and stamps each event with the moment it arrived."""
 
-    def __init__(
-        self, http: requests.Session, base: str, game: str, bot: str, jobs: redis.Redis
-    ) -> None:
+    def __init__(self, http: JsonClient, base: str, game: str, bot: str, jobs: redis.Redis) -> None:
         self.http, self.base, self.jobs = http, base, jobs
         created = _json(
             http.post(
@@ -151,10 +151,8 @@ class Table1v1:
         self.over = summary["status"] == "over"
         self.inbox: queue.Queue[tuple[float, dict[str, Any] | None]] = queue.Queue()
         self.closed = threading.Event()
-        sse = requests.get(
-            self.url("events/stream"), headers=self.auth, stream=True, timeout=(5, REPLY_TIMEOUT)
-        )
-        threading.Thread(target=self._read, args=(sse,), daemon=True).start()
+        self.stream = Stream(base, self.url("events/stream"), self.auth, timeout=REPLY_TIMEOUT)
+        threading.Thread(target=self._read, daemon=True).start()
         self.chooser = get_game(game).bots["heuristic"]()
         self.rng = random.Random(self.id)
         self.samples: list[Sample] = []
@@ -165,12 +163,12 @@ class Table1v1:
     def owes(self, seat: int) -> bool:
         return not self.over and str(seat) in self.to_act
 
-    def _read(self, sse: requests.Response) -> None:
+    def _read(self) -> None:
         """Put every event of the stream in the inbox with its arrival time; None at its end
-        (the game is over, or the table closed: the next heartbeat ends the reading)."""
+        (the game is over, or the table closed)."""
         buffer = b""
         try:
-            for chunk in sse.iter_content(chunk_size=None):
+            for chunk in self.stream.chunks():
                 buffer += chunk
                 while b"\n\n" in buffer:
                     block, buffer = buffer.split(b"\n\n", 1)
@@ -180,13 +178,13 @@ class Table1v1:
                         if ": " in line and not line.startswith(":")
                     )
                     if "data" in fields and fields.get("event") != "pending":
-                        self.inbox.put((time.perf_counter(), json.loads(fields["data"])))
+                        self.inbox.put((time.perf_counter(), orjson.loads(fields["data"])))
                 if self.closed.is_set():
                     break
-        except requests.RequestException:
+        except (OSError, HTTPException):  # the table closed the stream
             pass
         finally:
-            sse.close()
+            self.stream.close()
             self.inbox.put((time.perf_counter(), None))
 
     def _see(self, event: dict[str, Any] | None) -> None:
@@ -222,6 +220,7 @@ class Table1v1:
 
     def close(self) -> None:
         self.closed.set()
+        self.stream.stop()
 
     def human_move(self) -> float | None:
         """Play one move of the human seat; the bot's reply time when the move handed the bot
@@ -302,7 +301,7 @@ class Table1v1:
 
 
 def bot_period(
-    http: requests.Session,
+    http: JsonClient,
     base: str,
     game: str,
     bot: str,
@@ -511,10 +510,10 @@ def main(argv: list[str] | None = None) -> None:
     games = GAMES if args.game == "all" else (args.game,)
     machine = machine_state()
     results: dict[str, list[Period]] = {}
-    http = requests.Session()
     with Cluster() as cluster:
         cluster.redis()
         base, _ = cluster.gunicorn("service.app:create_app()", "/v1/health")
+        http = JsonClient(base, timeout=REPLY_TIMEOUT)
         cluster.rq_workers(args.workers)
         queue = Queue(Settings().queue_name, connection=redis.Redis.from_url(cluster.redis_url))
         with Progress(console=console) as progress:
