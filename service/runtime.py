@@ -11,6 +11,7 @@ from rq.job import Job
 from service import connections, metrics
 from service.accounts import AccountStore
 from service.config import Settings
+from service.enqueuing import Template
 from service.games import GameService
 from service.keys import Keys
 from service.store import GameStore, Replicas, Retention
@@ -26,12 +27,23 @@ BOT_RETRY = Retry(max=3, interval=[1, 2, 4])
 and 4 s (a promotion takes a few seconds); it carries its version, so a retry after the
 game moved on does nothing. What still stalls is
 the sweep's (``service.sweep``)."""
+BOT_JOB = "service.jobs.play_bot"
 JOB_MARKER_TTL = 24 * 3600
 JOB_TIMEOUT = 300
 """rq kills a job that runs longer (a bot job hands on after ``service.jobs.JOB_SECONDS``)."""
 RESULT_TTL = 60
 FAILURE_TTL = 7 * 24 * 3600
 """A failed job stays in rq's failed registry a week, to be read."""
+
+
+def job_options(retry: Retry | None = BOT_RETRY) -> dict[str, Any]:
+    """rq's enqueue options of the service's jobs: its timeout and TTLs, and ``retry``."""
+    return {
+        "job_timeout": JOB_TIMEOUT,
+        "result_ttl": RESULT_TTL,
+        "failure_ttl": FAILURE_TTL,
+        "retry": retry,
+    }
 
 
 def enqueue(
@@ -46,12 +58,7 @@ def enqueue(
     """Enqueue ``func(*args)`` with the service's timeout and TTLs; after ``delay`` seconds
     (rq's scheduler, which every worker runs) if given; on ``pipeline`` (sent by the caller)
     if given."""
-    options: dict[str, Any] = {
-        "job_timeout": JOB_TIMEOUT,
-        "result_ttl": RESULT_TTL,
-        "failure_ttl": FAILURE_TTL,
-        "retry": retry,
-    }
+    options = job_options(retry)
     if delay is not None:
         return queue.enqueue_in(timedelta(seconds=delay), func, *args, **options)
     return queue.enqueue(func, *args, at_front=at_front, pipeline=pipeline, **options)
@@ -70,12 +77,19 @@ class RqJobs:
     sooner, and no crash can come between the two. Otherwise (the queue on another Redis)
     jobs are enqueued after the commit: a crash between the two leaves a bot seat owing with
     no job, which the sweep repairs.
+
+    Bot jobs are queued from a :class:`service.enqueuing.Template` each (at the end of the
+    queue, or at its front): rq's own commands, without rq's generic path per job.
     """
 
     def __init__(self, queue: Queue, keys: Keys | None = None, rides_commits: bool = False) -> None:
         self.queue = queue
         self.keys = keys
         self.rides_commits = rides_commits
+        self.bot_jobs = {
+            front: Template(queue, BOT_JOB, job_options(), at_front=front)
+            for front in (False, True)
+        }
 
     def bots(self, game_id: str, version: int, seats: list[int], at_front: bool = False) -> None:
         """A job per seat; ``at_front`` for a job that replaces a lost one (it has waited).
@@ -89,29 +103,15 @@ class RqJobs:
         the class)."""
         if not self.rides_commits:
             raise ValueError("bot jobs ride commits only when the queue is on the game's Redis")
-        # rq opens a transaction (MULTI) on the pipeline it is given: it gets one of its own,
-        # never sent, whose commands are then queued on the commit's
-        scratch = self.queue.connection.pipeline(transaction=False)
-        self._queue_bots(scratch, game_id, version, seats, at_front=False)
-        for args, options in scratch.command_stack:
-            pipe.execute_command(*args, **options)
-        scratch.reset()
+        self._queue_bots(pipe, game_id, version, seats, at_front=False)
 
     def _queue_bots(
         self, pipe: Any, game_id: str, version: int, seats: list[int], at_front: bool
     ) -> None:
         for seat in seats:
-            job = enqueue(
-                self.queue,
-                "service.jobs.play_bot",
-                game_id,
-                seat,
-                version,
-                at_front=at_front,
-                pipeline=pipe,
-            )
+            job_id = self.bot_jobs[at_front].enqueue(pipe, game_id, seat, version)
             if self.keys is not None:
-                pipe.set(self.keys.bot_job(game_id, seat), job.id, ex=JOB_MARKER_TTL)
+                pipe.set(self.keys.bot_job(game_id, seat), job_id, ex=JOB_MARKER_TTL)
 
     def deadline(self, game_id: str, seat: int, due: float, at: float) -> None:
         """Nothing to schedule: the sweep that every worker runs plays a fallback within a

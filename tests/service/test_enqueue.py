@@ -1,5 +1,7 @@
-"""Every rq job the service enqueues goes through ``service.runtime.enqueue``: one timeout, one
-pair of TTLs, a retry for the jobs that may retry. The jobs land on a queue no worker reads."""
+"""Every rq job the service enqueues takes ``service.runtime.job_options`` (bot jobs through
+their ``service.enqueuing.Template``, the others through ``service.runtime.enqueue``): one
+timeout, one pair of TTLs, a retry for the jobs that may retry. The jobs land on a queue no
+worker reads."""
 
 from __future__ import annotations
 
