@@ -13,7 +13,11 @@ period, ``--alternations`` of each:
   the bot seat newly owes a decision: from sending ``POST actions`` to the bot's first move
   arriving on the game's event stream (SSE), as the player sees it (*client*); and from
   the human move's commit to the bot move's commit, by the times the service recorded in the
-  game's log (*server*). A bot turn of several steps counts its first step.
+  game's log (*server*; the log keeps its times to the millisecond, so a game's server
+  p50 moves in steps of 1 ms). A bot turn of several steps counts its first step. The
+  player's requests and stream go through ``bench/lean_client.py`` (``http.client``): the
+  client shares the machine's cores with the service, and ``requests`` cost it four times
+  the CPU.
 * **empty jobs**: enqueue a job that does nothing (``bench.empty_job.empty_job``) on the bot
   queue and block until its result is stored (rq's ``latest_result``, an XREAD on the result
   stream): *client*; rq's own ``enqueued_at`` to ``ended_at``: *server*.

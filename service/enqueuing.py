@@ -41,7 +41,7 @@ class Template:
         self.at_front = at_front
         self.serializer = resolve_serializer(queue.serializer)
         self.commands: list[tuple[Any, ...]] = []
-        self.job_id = ""
+        self.job_id = self.job_key = ""
 
     def enqueue(self, pipe: Any, *args: Any) -> str:
         """Queue the job ``func(*args)`` on ``pipe``; its id."""
@@ -55,10 +55,7 @@ class Template:
             "data": zlib.compress(self.serializer.dumps((self.func, None, args, {}))),
             "description": get_call_string(self.func, args, {}, max_length=75),
         }
-        old_key, key = (
-            self.queue.job_class.key_for(self.job_id),
-            self.queue.job_class.key_for(job_id),
-        )
+        key = self.queue.job_class.key_for(job_id)
         for n, command in enumerate(self.commands):
             if n == 2:  # the job's hash: field, value pairs after the key
                 pairs = list(command[2:])
@@ -68,7 +65,10 @@ class Template:
                 pipe.execute_command(command[0], key, *pairs)
             else:
                 pipe.execute_command(
-                    *(key if a == old_key else job_id if a == self.job_id else a for a in command)
+                    *(
+                        key if a == self.job_key else job_id if a == self.job_id else a
+                        for a in command
+                    )
                 )
         return job_id
 
@@ -92,6 +92,6 @@ class Template:
             and all(field in stack[2][0][2::2] for field in VARYING)
         )
         if plain:
-            self.job_id = job.id
+            self.job_id, self.job_key = job.id, job.key
             self.commands = [command for command, _ in stack]
         return job.id
