@@ -56,19 +56,24 @@ def loosely_equal(value: Any, path: str = "") -> tuple[Any, str] | None:
     return None
 
 
+def refused(app, client, gid: str, token: str, action: Any) -> tuple[int, Any, int]:
+    """Post ``action`` for ``token``'s seat: its status and problem, and the illegal
+    attempts counted, once checked that the game did not change."""
+    before = snapshot(client, gid, token)
+    reply = client.post(f"/v1/games/{gid}/actions", json={"action": action}, headers=auth(token))
+    assert snapshot(client, gid, token) == before
+    return reply.status_code, reply.get_json(), illegal_count(app, gid)
+
+
 @pytest.mark.parametrize("name", sorted(ILLEGAL))
 def test_an_illegal_action_is_refused_while_the_listed_actions_are_held(app, client, name):
     gid, tokens = start(client, name)
     token = acting_token(client, gid, tokens)
     listed = held_actions(app, client, gid, token)
-    before = snapshot(client, gid, token)
     action, rule = ILLEGAL[name]
     assert all(item["action"] != action for item in listed)
-    reply = client.post(f"/v1/games/{gid}/actions", json={"action": action}, headers=auth(token))
-    body = reply.get_json()
-    assert (reply.status_code, body["code"], body["rule"]) == (422, "illegal_action", rule)
-    assert snapshot(client, gid, token) == before
-    assert illegal_count(app, gid) == 1
+    status, body, counted = refused(app, client, gid, token, action)
+    assert (status, body["code"], body["rule"], counted) == (422, "illegal_action", rule, 1)
 
 
 @pytest.mark.parametrize("name", sorted(ILLEGAL))
@@ -83,12 +88,8 @@ def test_an_action_only_loosely_equal_to_a_listed_one_is_malformed(app, client, 
         play_first_legal(client, gid, token)
     assert found is not None, "a listed action with a number or a flag"
     action, field = found
-    before = snapshot(client, gid, token)
-    reply = client.post(f"/v1/games/{gid}/actions", json={"action": action}, headers=auth(token))
-    body = reply.get_json()
-    assert (reply.status_code, body["code"], body["field"]) == (422, "malformed_action", field)
-    assert snapshot(client, gid, token) == before
-    assert illegal_count(app, gid) == 0
+    status, body, counted = refused(app, client, gid, token, action)
+    assert (status, body["code"], body["field"], counted) == (422, "malformed_action", field, 0)
 
 
 @pytest.mark.parametrize("name", sorted(ILLEGAL))
