@@ -105,39 +105,7 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     own_silver = available(duchy, sheet, SILVER)
     sale_silver = silver_from_sale(duchy, sheet) if can_sell(duchy, sheet, roll) else 0
     if own_silver + sale_silver > 0:
-        on_front = set(hexes)
-        seconds: dict[tuple[int, int, str, int], list[int]] = {}
-
-        def second(h1: int, v1: int, colour: str, value: int) -> list[int]:
-            """``_targets`` of a second mark once ``h1`` holds ``v1``, each worked out once:
-            the first mark changes what may go only in its own area and next to it (all
-            that :func:`value_error` reads) and opens its unmarked neighbours, so every
-            other hex keeps its answer from ``to``."""
-            found = seconds.get((h1, v1, colour, value))
-            if found is None:
-                after = list(values)
-                after[h1] = v1
-                touched = set(duchy.areas[duchy.area_of[h1]]).union(NEIGHBOURS[h1])
-                found = seconds[h1, v1, colour, value] = sorted(
-                    [h for h in to(colour, value) if h not in touched]
-                    + [
-                        h
-                        for h in touched
-                        if after[h] == UNMARKED
-                        and (h in on_front or h in NEIGHBOURS[h1])
-                        and duchy.colours[h] == colour
-                        and value_error(duchy, after, h, value) is None
-                    ]
-                )
-            return found
-
-        for p1, c1, h1 in plain:
-            for p2 in (0, 1):
-                for c2 in (0, 1):
-                    if (p2, c2) == (p1, c1):
-                        continue
-                    for h2 in second(h1, roll.pips[p1], roll.colours[c2], roll.pips[p2]):
-                        silver.append(((p1, c1, h1), (p2, c2, h2)))
+        silver = _silver_pairs(duchy, values, hexes, plain, roll, to)
     # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
     # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
     # slowest within each kind of bonus, so the first of each effect (what the mark writes
@@ -185,6 +153,53 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
         if not plain:
             out.append({"type": "take_worker", "sell": sell})
     return out
+
+
+def _silver_pairs(
+    duchy: Duchy,
+    values: list[int],
+    hexes: list[int],
+    plain: list[Mark],
+    roll: Roll,
+    to: Callable[[str, int], list[int]],
+) -> list[tuple[Mark, Mark]]:
+    """Every plain mark followed by a second one with other dice (a silver's two marks), in
+    a stable order; ``hexes``: the frontier of ``values``; ``to``: the frontier's targets by
+    colour and value."""
+    on_front = set(hexes)
+    seconds: dict[tuple[int, int, str, int], list[int]] = {}
+
+    def second(h1: int, v1: int, colour: str, value: int) -> list[int]:
+        """``_targets`` of a second mark once ``h1`` holds ``v1``, each worked out once: the
+        first mark changes what may go only in its own area and next to it (all that
+        :func:`value_error` reads) and opens its unmarked neighbours, so every other hex
+        keeps its answer from ``to``."""
+        found = seconds.get((h1, v1, colour, value))
+        if found is None:
+            after = list(values)
+            after[h1] = v1
+            touched = set(duchy.areas[duchy.area_of[h1]]).union(NEIGHBOURS[h1])
+            found = seconds[h1, v1, colour, value] = sorted(
+                [h for h in to(colour, value) if h not in touched]
+                + [
+                    h
+                    for h in touched
+                    if after[h] == UNMARKED
+                    and (h in on_front or h in NEIGHBOURS[h1])
+                    and duchy.colours[h] == colour
+                    and value_error(duchy, after, h, value) is None
+                ]
+            )
+        return found
+
+    silver: list[tuple[Mark, Mark]] = []
+    for p1, c1, h1 in plain:
+        for p2 in (0, 1):
+            for c2 in (0, 1):
+                if (p2, c2) != (p1, c1):
+                    for h2 in second(h1, roll.pips[p1], roll.colours[c2], roll.pips[p2]):
+                        silver.append(((p1, c1, h1), (p2, c2, h2)))
+    return silver
 
 
 T = TypeVar("T")
