@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, get_args, get_origin
 
 import cattrs
+import orjson
 
 T = TypeVar("T")
 
@@ -34,13 +35,26 @@ def _list_of_json_dicts(hint: Any) -> bool:
 
 
 def json_copy(value: Any) -> Any:
-    """What cattrs makes of a value typed ``Any`` when it is plain JSON data (a copy, walked
-    without cattrs's dispatch per item); anything else goes to cattrs as before."""
+    """What cattrs makes of a value typed ``Any`` when it is plain JSON data: a copy, made
+    by an orjson round trip (several times faster than a walk in Python: King of the Dice's
+    log, copied by its view and its state's encoding at every move), or, where orjson
+    refuses the data (an integer beyond 64 bits, a key that is not a string), walked
+    without cattrs's dispatch per item; anything else goes to cattrs as before."""
+    kind = type(value)
+    if kind is dict or kind is list:
+        try:
+            return orjson.loads(orjson.dumps(value))
+        except TypeError:  # orjson.JSONEncodeError
+            return _walked_copy(value)
+    return _walked_copy(value)
+
+
+def _walked_copy(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
-        return {key: json_copy(item) for key, item in value.items()}
+        return {key: _walked_copy(item) for key, item in value.items()}
     if kind is list:
-        return [json_copy(item) for item in value]
+        return [_walked_copy(item) for item in value]
     if kind in _PLAIN:
         return value
     return _converter.unstructure(value)
@@ -48,14 +62,12 @@ def json_copy(value: Any) -> Any:
 
 # The same data as cattrs's own hooks give, made without its dispatch per item: a state's
 # lists of numbers, texts and flags copied whole, and King of the Dice's log (plain JSON
-# entries) copied by a walk. Half of that game's state encoding went to these.
+# entries) copied by ``json_copy``. Half of that game's state encoding went to these.
 _converter.register_unstructure_hook_func(_list_of_scalars, list)
 _converter.register_unstructure_hook_func(
     _list_of_scalar_lists, lambda value: [list(item) for item in value]
 )
-_converter.register_unstructure_hook_func(
-    _list_of_json_dicts, lambda value: [json_copy(item) for item in value]
-)
+_converter.register_unstructure_hook_func(_list_of_json_dicts, json_copy)
 
 
 def dump(state: Any) -> dict[str, Any]:

@@ -629,8 +629,11 @@ class GameService:
             state = self._decoded(game, record)
         before = game.to_act(state)
         self._check_if_match(record, game, state, seat, before, move.if_match)
+        listed = self.described.held(record, seat)
         try:
-            decided = decide_move(record, game, state, before, seat, move.action, move.fallback)
+            decided = decide_move(
+                record, game, state, before, seat, move.action, move.fallback, listed
+            )
         except MalformedAction as exc:  # a wrong shape, not an attempt: not counted
             errors = {exc.field: [exc.reason]}
             raise MalformedMove(exc.reason, field=exc.field, errors=errors) from None

@@ -10,7 +10,7 @@ above all a sealed simultaneous choice, never makes its ``If-Match`` stale.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,8 +65,15 @@ def decide_move(
     seat: int,
     action: Action,
     fallback: bool,
+    listed: Sequence[Mapping[str, Any]] | None = None,
 ) -> Move:
     """Apply ``action`` of ``seat`` to ``state`` (mutated) and update ``record`` to match.
+
+    ``listed``: the seat's described legal actions at this very state (its version and
+    stored bytes), if the caller holds them. An action that is exactly one of them (the
+    same JSON, types included) is legal as it stands: it is performed without the engine's
+    checks (``Game.perform``, as search bots play listed actions), with its listed
+    sentence; any other goes through ``Game.apply``'s checks.
 
     Raises IllegalAction (``state`` and ``record`` are then unchanged).
     """
@@ -76,8 +83,12 @@ def decide_move(
     # choice cannot, until the engine resolves the round (and then their prompts change).
     legal_before = {s: game.legal_actions(state, s) for s in others} if not sealed else {}
     dice = dice_mod.Dice(record.seed, record.counter)
-    text = _describe(game, state, seat, action)  # as it was chosen
-    events = game.apply(state, seat, action, dice)
+    text = listed_text(listed, action) if listed and seat in before else None
+    if text is not None:
+        events = game.perform(state, seat, action, dice)
+    else:
+        text = _describe(game, state, seat, action)  # as it was chosen
+        events = game.apply(state, seat, action, dice)
     if text is None:
         text = game.describe(game.load_state(record.state), seat, action)
     now = time.time()
@@ -122,6 +133,28 @@ def bot_choice(bot: Bot, game: Game, state: Any, seat: int, rng: Any) -> Action:
     service's default, whose job need not build it)."""
     view = game.view(state, seat) if bot.reads_view else {}
     return bot.choose(view, game.legal_actions(state, seat), rng)
+
+
+def listed_text(listed: Sequence[Mapping[str, Any]], action: Any) -> str | None:
+    """The sentence of ``action`` if it is one of the ``listed`` described actions exactly
+    (``same_json``: ``1.0`` or ``true`` is not ``1``), else None."""
+    for item in listed:
+        if item["action"] == action and same_json(item["action"], action):
+            text: str = item["text"]
+            return text
+    return None
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON value: equal, with the same type at every
+    level (Python's ``==`` holds ``1 == 1.0 == True``)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _describe(game: Game, state: Any, seat: int, action: Action) -> str | None:

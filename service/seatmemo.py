@@ -38,16 +38,30 @@ class SeatMemo(Generic[V]):
     def get(self, game: Game, record: GameRecord, state: Any, seat: int | None) -> V:
         """``seat``'s value at ``record``'s state (``state``, decoded): the one held for its
         version and stored bytes, else built now, then held."""
-        data = record.state_json
-        if data is None:
-            return self.build(game, state, seat)
-        key = (record.id, seat)
-        entry = self._entries.get(key)
-        if entry is not None and entry[0] == record.version and entry[1] == data:
+        entry = self._entry(record, seat)
+        if entry is not None:
             return entry[2]
         value = self.build(game, state, seat)
-        hold(self._entries, key, (record.version, data, value), self.size)
+        data = record.state_json
+        if data is not None:
+            hold(self._entries, (record.id, seat), (record.version, data, value), self.size)
         return value
+
+    def held(self, record: GameRecord, seat: int | None) -> V | None:
+        """``seat``'s value at ``record``'s state if this process holds it, else None (nothing
+        is built)."""
+        entry = self._entry(record, seat)
+        return None if entry is None else entry[2]
+
+    def _entry(self, record: GameRecord, seat: int | None) -> tuple[int, bytes, V] | None:
+        """The entry held for ``seat`` at ``record``'s version and stored bytes, if any."""
+        data = record.state_json
+        if data is None:
+            return None
+        entry = self._entries.get((record.id, seat))
+        if entry is not None and entry[0] == record.version and entry[1] == data:
+            return entry
+        return None
 
     def __len__(self) -> int:
         return len(self._entries)

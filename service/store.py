@@ -939,22 +939,27 @@ class GameStore:
         events_key, answers_key = self.key_for(game_id, "events"), self.key_for(game_id, "answers")
 
         def decide(pipe: Pipeline) -> tuple[Callable[[Pipeline], None] | None, bool]:
-            record = self.load(game_id, pipe)
-            if record is None or record.status is not GameStatus.OVER:
-                return None, False
-            if pipe.hexists(game_key, "archive"):
+            # Everything the archive needs in one read, after the WATCH: on another
+            # connection, since a write after the WATCH fails the EXEC all the same.
+            with self.redis.pipeline(transaction=False) as reads:
+                self.read_fields(reads, game_id)
+                reads.hexists(game_key, "archive")
+                reads.lrange(self.key_for(game_id, "log"), 0, -1)
+                reads.xrevrange(events_key, count=1)
+                reads.smembers(answers_key)
+                values, archived, log, last, answers = self.send(reads)
+            record = self.record_of(values)
+            if record is None or record.status is not GameStatus.OVER or archived:
                 return None, False
             seats = len(record.seats)
             packed = archives.pack(
                 archives.Archive(
                     meta={**json.loads(self._encode(record)["meta"]), "result": record.result},
                     state=record.state,
-                    log=self.log(game_id),
+                    log=[json.loads(item) for item in log],
                     stats=self.stats(game_id, seats) if record.tournament else None,
                 )
             )
-            last = pipe.xrevrange(events_key, count=1)
-            answers = pipe.smembers(answers_key)
             dropped = [self.key_for(game_id, part) for part in ("log", "stats")]
             dropped += [events_key, answers_key, *self._times_keys(game_id, seats)]
 

@@ -51,13 +51,6 @@ def frontier_by_colour(duchy: Duchy, hexes: list[int]) -> dict[str, list[int]]:
     return front
 
 
-def frontier_after(values: list[int], front: list[int], h: int) -> list[int]:
-    """The frontier once the frontier hex ``h`` is marked (``front``: the frontier of
-    ``values``, before): without ``h``, with its unmarked neighbours, in index order."""
-    opened = {n for n in NEIGHBOURS[h] if values[n] == UNMARKED}
-    return sorted(opened.union(front).difference((h,)))
-
-
 def _hexlist(h: int) -> list[int]:
     return [CELLS[h][0], CELLS[h][1]]
 
@@ -112,35 +105,30 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     own_silver = available(duchy, sheet, SILVER)
     sale_silver = silver_from_sale(duchy, sheet) if can_sell(duchy, sheet, roll) else 0
     if own_silver + sale_silver > 0:
-        for p1, c1, h1 in plain:
-            after = list(values)
-            after[h1] = roll.pips[p1]
-            front2 = frontier_by_colour(duchy, frontier_after(values, hexes, h1))
-            for p2 in (0, 1):
-                for c2 in (0, 1):
-                    if (p2, c2) == (p1, c1):
-                        continue
-                    for h2 in _targets(duchy, after, front2, roll.colours[c2], roll.pips[p2]):
-                        silver.append(((p1, c1, h1), (p2, c2, h2)))
+        silver = _silver_pairs(duchy, values, hexes, plain, roll, to)
     # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
     # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
     # slowest within each kind of bonus, so the first of each effect (what the mark writes
     # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes.
+    # With two different pips and two different colours, the dice a plain or silver mark
+    # names are its effect: no two of those lists' items share one (the usual roll).
     pips, colours = roll.pips, roll.colours
-    unique_plain = _first_of_each(plain, lambda m: (pips[m[0]], colours[m[1]], m[2]))
     monk = _first_of_each(monk, lambda m: (pips[m[0]], m[2], m[3]))
     worker = _first_of_each(worker, lambda m: (m[2], colours[m[1]], m[3]))
-    silver = _first_of_each(
-        silver,
-        lambda m: (
-            pips[m[0][0]],
-            colours[m[0][1]],
-            m[0][2],
-            pips[m[1][0]],
-            colours[m[1][1]],
-            m[1][2],
-        ),
-    )
+    unique_plain = plain
+    if pips[0] == pips[1] or colours[0] == colours[1]:
+        unique_plain = _first_of_each(plain, lambda m: (pips[m[0]], colours[m[1]], m[2]))
+        silver = _first_of_each(
+            silver,
+            lambda m: (
+                pips[m[0][0]],
+                colours[m[0][1]],
+                m[0][2],
+                pips[m[1][0]],
+                colours[m[1][1]],
+                m[1][2],
+            ),
+        )
     out: list[Action] = []
     for sell in (False, True) if can_sell(duchy, sheet, roll) else (False,):
 
@@ -165,6 +153,53 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
         if not plain:
             out.append({"type": "take_worker", "sell": sell})
     return out
+
+
+def _silver_pairs(
+    duchy: Duchy,
+    values: list[int],
+    hexes: list[int],
+    plain: list[Mark],
+    roll: Roll,
+    to: Callable[[str, int], list[int]],
+) -> list[tuple[Mark, Mark]]:
+    """Every plain mark followed by a second one with other dice (a silver's two marks), in
+    a stable order; ``hexes``: the frontier of ``values``; ``to``: the frontier's targets by
+    colour and value."""
+    on_front = set(hexes)
+    seconds: dict[tuple[int, int, str, int], list[int]] = {}
+
+    def second(h1: int, v1: int, colour: str, value: int) -> list[int]:
+        """``_targets`` of a second mark once ``h1`` holds ``v1``, each worked out once: the
+        first mark changes what may go only in its own area and next to it (all that
+        :func:`value_error` reads) and opens its unmarked neighbours, so every other hex
+        keeps its answer from ``to``."""
+        found = seconds.get((h1, v1, colour, value))
+        if found is None:
+            after = list(values)
+            after[h1] = v1
+            touched = set(duchy.areas[duchy.area_of[h1]]).union(NEIGHBOURS[h1])
+            found = seconds[h1, v1, colour, value] = sorted(
+                [h for h in to(colour, value) if h not in touched]
+                + [
+                    h
+                    for h in touched
+                    if after[h] == UNMARKED
+                    and (h in on_front or h in NEIGHBOURS[h1])
+                    and duchy.colours[h] == colour
+                    and value_error(duchy, after, h, value) is None
+                ]
+            )
+        return found
+
+    silver: list[tuple[Mark, Mark]] = []
+    for p1, c1, h1 in plain:
+        for p2 in (0, 1):
+            for c2 in (0, 1):
+                if (p2, c2) != (p1, c1):
+                    for h2 in second(h1, roll.pips[p1], roll.colours[c2], roll.pips[p2]):
+                        silver.append(((p1, c1, h1), (p2, c2, h2)))
+    return silver
 
 
 T = TypeVar("T")
@@ -314,16 +349,27 @@ as the sentences name it ("blue hex [2, 3]"): a move's answer describes some 70 
 most of them naming hexes."""
 
 
-def _hex_text(duchy: Duchy, h: int) -> str:
+def _hex_texts(duchy: Duchy) -> list[str]:
     texts = _HEX_TEXTS.get(duchy.colours)
     if texts is None:
         texts = [f"{duchy.colours[n]} hex {list(CELLS[n])}" for n in range(len(CELLS))]
         _HEX_TEXTS[duchy.colours] = texts
-    return texts[h]
+    return texts
 
 
 def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:
     """A short sentence for a menu."""
+    return _sentence(_hex_texts(duchy), roll, action)
+
+
+def describe_rounds(duchy: Duchy, roll: Roll, actions: list[Action]) -> list[str]:
+    """:func:`describe_round`'s sentence of each of ``actions`` (the duchy's hex names
+    looked up once)."""
+    texts = _hex_texts(duchy)
+    return [_sentence(texts, roll, action) for action in actions]
+
+
+def _sentence(texts: list[str], roll: Roll, action: Action) -> str:
     sell = action.get("sell")
     if action["type"] == "take_worker":
         lead = "Sell all commodities, then take" if sell else "Take"
@@ -335,14 +381,13 @@ def describe_round(duchy: Duchy, roll: Roll, action: Action) -> str:
     change = ""
     if bonus.get("kind") == "monk":
         change = f" (monk: {colour} die as {bonus['colour']})"
-        colour = bonus["colour"]
     elif bonus.get("kind") == "worker":
         change = f" (worker: {value} as {bonus['value']})"
         value = bonus["value"]
     lead = "Sell all commodities, then mark" if sell else "Mark"
-    text = f"{lead} {_hex_text(duchy, h)} with {value}{change}"
+    text = f"{lead} {texts[h]} with {value}{change}"
     if bonus.get("kind") == "silver":
         h2 = INDEX[tuple(bonus["hex"])]
         v2 = roll.pips[bonus["pip"]]
-        text += f", then pay a silver to mark {_hex_text(duchy, h2)} with {v2}"
+        text += f", then pay a silver to mark {texts[h2]} with {v2}"
     return text

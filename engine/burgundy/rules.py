@@ -17,6 +17,7 @@ from engine.burgundy.legal import (
     can_sell,
     check_round,
     describe_round,
+    describe_rounds,
     parse_hex,
     round_actions,
 )
@@ -191,6 +192,11 @@ class Burgundy(Game):
             return f"Start at the castle {list(CELLS[h])} ({duchy.castle_square[h]} square)"
         assert state.roll is not None
         return describe_round(duchy, state.roll, action)
+
+    def describe_all(self, state: BurgundyState, seat: int, actions: list[Action]) -> list[str]:
+        if state.stage == Stage.CASTLE or state.roll is None:
+            return super().describe_all(state, seat, actions)
+        return describe_rounds(DUCHIES[state.duchy], state.roll, actions)
 
     # --- moves ----------------------------------------------------------------------------
     def check_rules(self, state: BurgundyState, seat: int, action: Action) -> None:

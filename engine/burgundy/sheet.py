@@ -14,11 +14,11 @@ Error = tuple[str, str]
 
 def frontier(values: list[int]) -> list[int]:
     """Unmarked hexes next to a marked hex, in index order: where a mark may go."""
-    return [
-        h
-        for h, v in enumerate(values)
-        if v == UNMARKED and any(values[n] != UNMARKED for n in NEIGHBOURS[h])
-    ]
+    near: set[int] = set()
+    for h, v in enumerate(values):
+        if v != UNMARKED:
+            near.update(NEIGHBOURS[h])
+    return sorted(h for h in near if values[h] == UNMARKED)
 
 
 def mark_error(duchy: Duchy, values: list[int], h: int, colour: str, value: int) -> Error | None:

@@ -61,8 +61,22 @@ HEX_RULES = {
 published in the view, so a client draws its legend from the engine's data."""
 
 
+_SHEETS: dict[int, tuple[Duchy, dict[str, Any]]] = {}
+"""Per duchy (by identity, held beside its sheet), the static sheet as views show it: built
+once and shared by every view of the duchy, as Diceland's views share their maps' data. It
+is no part of a state, and a view's readers only read it."""
+
+
 def duchy_view(duchy: Duchy) -> dict[str, Any]:
-    """The static sheet: colours by row, castles, areas and the printed numbers."""
+    """The static sheet: colours by row, castles, areas and the printed numbers (one value
+    per duchy, shared: see ``_SHEETS``)."""
+    held = _SHEETS.get(id(duchy))
+    if held is None or held[0] is not duchy:
+        held = _SHEETS[id(duchy)] = (duchy, _sheet(duchy))
+    return held[1]
+
+
+def _sheet(duchy: Duchy) -> dict[str, Any]:
     rows: list[list[str]] = []
     i = 0
     for n in ROW_LENGTHS:

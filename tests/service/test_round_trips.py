@@ -84,10 +84,12 @@ class Counted:
         return reply, writes_after - writes - 1, {k: n for k, n in used.items() if n}
 
 
-def start(api, game: str, seats: list[dict[str, Any]]) -> tuple[str, dict[int, str]]:
+def start(
+    api, game: str, seats: list[dict[str, Any]], seed: str | None = None
+) -> tuple[str, dict[int, str]]:
     created = api.post(
         "/v1/games",
-        json={"game": game, "seats": seats, "seed": f"rt-{game}", "visibility": "public"},
+        json={"game": game, "seats": seats, "seed": seed or f"rt-{game}", "visibility": "public"},
     )
     assert created.status_code == 201, created.get_json()
     game_id = created.get_json()["id"]
@@ -131,6 +133,34 @@ def test_a_move_takes_at_most_three_round_trips_and_a_read_one(api, private_redi
         assert moved.status_code == 200, moved.get_json()
         assert trips <= MOVE_BUDGET, f"move {n}: {trips} round trips {calls}"
         assert calls.get("incrby") == 1 and "watch" not in calls, calls
+
+
+def last_move(api, private_redis, seed: str) -> tuple[str, int, dict[str, int]]:
+    """Play a toy game to its end; the game, and the round trips and commands of the move
+    that ended it."""
+    game_id, tokens = start(api, "toy", [{"kind": "human"}, {"kind": "human"}], seed)
+    counted, url, last = Counted(private_redis), f"/v1/games/{game_id}", None
+    while api.get(url).get_json()["status"] != "over":
+        seat = owing(api, game_id)
+        legal = api.get(f"{url}/legal-actions", headers=auth(tokens[seat])).get_json()
+        body = {"action": legal["actions"][0]["action"]}
+        last = counted.during(
+            lambda: api.post(f"{url}/actions", json=body, headers=auth(tokens[seat]))  # noqa: B023
+        )
+        assert last[0].status_code == 200, last[0].get_json()
+    assert last is not None
+    return game_id, last[1], last[2]
+
+
+def test_the_move_that_ends_a_game_compacts_it_in_three_more_round_trips(api, private_redis):
+    # A finished game is folded into its archive by the move that ends it: a WATCH, one
+    # read of everything the archive needs (record, log, last event, answers) and the
+    # MULTI/EXEC that writes it; the move's own read and commit make five.
+    last_move(api, private_redis, "rt-end-warm")  # the compaction's connections opened
+    game_id, trips, calls = last_move(api, private_redis, "rt-end")
+    assert private_redis.hexists(f"dh:{{{game_id}}}:game", "archive"), "compacted"
+    assert trips <= MOVE_BUDGET + 2, f"{trips} round trips {calls}"
+    assert calls.get("watch") == 1 and calls.get("exec") == 1, calls
 
 
 def bot_due_move(api, private_redis) -> tuple[str, int, dict[str, int]]:
