@@ -343,7 +343,9 @@ EDITION_THREE_SHA256 = {
 def test_edition_three_keeps_the_maps_as_they_were_before_edition_four():
     assert kept_digests(3) == EDITION_THREE_SHA256
     changed = {
-        m for m in MAP_NAMES if edition_data(3)[m]["territories"] != MAP_DATA[m]["territories"]
+        m
+        for m in MAP_NAMES
+        if edition_data(3)[m]["territories"] != edition_data(4)[m]["territories"]
     }
     assert changed == {"E", "G", "H"}, "edition 4 retuned Mosaic, The Serpent and The Rim only"
 
@@ -360,6 +362,40 @@ def test_a_game_begun_on_edition_three_replays_on_edition_three():
     assert dump(again.state) == dump(played.state)
     assert GAME.view(again.state, 0)["maps"]["H"] == edition_data(3)["H"]
     assert edition_data(3)["H"]["territories"] != MAP_DATA["H"]["territories"]
+
+
+EDITION_FOUR_SHA256 = {
+    "A": "fa91825a3f5c9b26",
+    "B": "180a34810ac6a6b8",
+    "C": "3d19c8f838ce9e40",
+    "D": "0eb0d2463846581f",
+    "E": "5fa487dcf49be12a",
+    "F": "51c962ce8f92acb6",
+    "G": "d1da9cce620611c0",
+    "H": "0f63a006467b1b78",
+}
+
+
+def test_edition_four_keeps_the_maps_as_they_were_before_edition_five():
+    assert kept_digests(4) == EDITION_FOUR_SHA256
+    changed = {
+        m for m in MAP_NAMES if edition_data(4)[m]["territories"] != MAP_DATA[m]["territories"]
+    }
+    assert changed == {"F"}, "edition 5 retuned Broad Fields only"
+
+
+def test_a_game_begun_on_edition_four_replays_on_edition_four():
+    played = play(
+        GAME,
+        make_bots(GAME, ["heuristic"] * 2),
+        "edition-four",
+        {"maps": ["F", "E"], "edition": 4},
+    )
+    assert played.state.edition == 4
+    again = replay(GAME, 2, played.options, "edition-four", played.moves)
+    assert dump(again.state) == dump(played.state)
+    assert GAME.view(again.state, 0)["maps"]["F"] == edition_data(4)["F"]
+    assert edition_data(4)["F"]["territories"] != MAP_DATA["F"]["territories"]
 
 
 def test_new_games_play_the_current_edition_and_show_its_maps():
