@@ -85,7 +85,6 @@ def test_diceland_fairness_pairs_heads_up_games_alone_with_no_four_seat_deals():
     assert "random, edition 2: heads-up, 2 games a pair (mirrored)" in out
 
 
-
 def test_diceland_fairness_plays_four_seat_deals_alone_with_no_pairs(tmp_path):
     """``--pairs 0``: only four-seat deals, saved (an edition's shares on the deals a candidate
     is judged on, read back after the run)."""
@@ -99,6 +98,7 @@ def test_diceland_fairness_plays_four_seat_deals_alone_with_no_pairs(tmp_path):
     assert "heads-up" not in out
     units = json.loads(saved.read_text())["random"]
     assert all(len(units["four_seat"][m]) == 1 for m in MAP_NAMES)
+
 
 def test_diceland_sides_reads_a_saved_run_and_pairs_maps_as_boards(tmp_path):
     """``--save`` keeps every unit; ``diceland_sides.py`` reads them back: each pair with its
