@@ -318,14 +318,25 @@ def test_edition_two_keeps_the_maps_as_they_were_before_edition_three():
     assert changed == {"E", "G"}, "edition 3 retuned Mosaic and The Serpent only"
 
 
-def test_a_game_begun_on_edition_two_replays_on_edition_two():
+def replays_on_its_edition(edition: int, retuned: str, other: str) -> None:
+    """A heuristic game begun on ``edition`` with the map it ``retuned`` (changed by the next
+    edition) replays move for move on that edition's maps, and its view shows them."""
+    seed = f"edition-{edition}"
     played = play(
-        GAME, make_bots(GAME, ["heuristic"] * 2), "edition-two", {"maps": ["G", "E"], "edition": 2}
+        GAME,
+        make_bots(GAME, ["heuristic"] * 2),
+        seed,
+        {"maps": [retuned, other], "edition": edition},
     )
-    assert played.state.edition == 2
-    again = replay(GAME, 2, played.options, "edition-two", played.moves)
+    assert played.state.edition == edition
+    again = replay(GAME, 2, played.options, seed, played.moves)
     assert dump(again.state) == dump(played.state)
-    assert GAME.view(again.state, 0)["maps"]["G"] == edition_data(2)["G"]
+    assert GAME.view(again.state, 0)["maps"][retuned] == edition_data(edition)[retuned]
+    assert edition_data(edition)[retuned]["territories"] != MAP_DATA[retuned]["territories"]
+
+
+def test_a_game_begun_on_edition_two_replays_on_edition_two():
+    replays_on_its_edition(2, "G", "E")
 
 
 EDITION_THREE_SHA256 = {
@@ -351,17 +362,7 @@ def test_edition_three_keeps_the_maps_as_they_were_before_edition_four():
 
 
 def test_a_game_begun_on_edition_three_replays_on_edition_three():
-    played = play(
-        GAME,
-        make_bots(GAME, ["heuristic"] * 2),
-        "edition-three",
-        {"maps": ["H", "E"], "edition": 3},
-    )
-    assert played.state.edition == 3
-    again = replay(GAME, 2, played.options, "edition-three", played.moves)
-    assert dump(again.state) == dump(played.state)
-    assert GAME.view(again.state, 0)["maps"]["H"] == edition_data(3)["H"]
-    assert edition_data(3)["H"]["territories"] != MAP_DATA["H"]["territories"]
+    replays_on_its_edition(3, "H", "E")
 
 
 EDITION_FOUR_SHA256 = {
@@ -385,17 +386,7 @@ def test_edition_four_keeps_the_maps_as_they_were_before_edition_five():
 
 
 def test_a_game_begun_on_edition_four_replays_on_edition_four():
-    played = play(
-        GAME,
-        make_bots(GAME, ["heuristic"] * 2),
-        "edition-four",
-        {"maps": ["F", "E"], "edition": 4},
-    )
-    assert played.state.edition == 4
-    again = replay(GAME, 2, played.options, "edition-four", played.moves)
-    assert dump(again.state) == dump(played.state)
-    assert GAME.view(again.state, 0)["maps"]["F"] == edition_data(4)["F"]
-    assert edition_data(4)["F"]["territories"] != MAP_DATA["F"]["territories"]
+    replays_on_its_edition(4, "F", "E")
 
 
 def test_new_games_play_the_current_edition_and_show_its_maps():
