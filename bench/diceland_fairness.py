@@ -478,7 +478,8 @@ def main() -> None:
             console.print(f"  baseline: the first seat's share on equal maps {baseline:.3f}")
             if 0 < args.first_deals < args.deals:
                 report_four_seat(console, bot, shares, args.first_deals)
-            report_heads_up(console, bot, rates, args.pairs, full=True)
+            if args.pairs:
+                report_heads_up(console, bot, rates, args.pairs, full=True)
             if 0 < args.first_pairs < args.pairs:
                 report_heads_up(console, bot, rates, args.first_pairs, full=False)
             if args.against:

@@ -225,6 +225,7 @@ def design_f() -> Design:
             ("hex", (7, 1), (6, 1)),
             ("treasure", (3, 9), (5, 0)),
             ("treasure", (0, 1), (0, 0)),
+            ("treasure", (5, 0), (4, 9)),
         ),
     )
 

@@ -85,6 +85,42 @@ def test_diceland_fairness_pairs_heads_up_games_alone_with_no_four_seat_deals():
     assert "random, edition 2: heads-up, 2 games a pair (mirrored)" in out
 
 
+def test_diceland_fairness_plays_four_seat_deals_alone_with_no_pairs(tmp_path):
+    """``--pairs 0``: only four-seat deals, saved (an edition's shares on the deals a candidate
+    is judged on, read back after the run)."""
+    saved = tmp_path / "run.json"
+    out = run_bench(
+        "diceland_fairness.py",
+        *("--deals", "1", "--pairs", "0", "--bots", "random", "--seat-games", "1"),
+        *("--save", str(saved)),
+    )
+    assert "random: 8 four-seat games (1 balanced deals)" in out
+    assert "heads-up" not in out
+    units = json.loads(saved.read_text())["random"]
+    assert all(len(units["four_seat"][m]) == 1 for m in MAP_NAMES)
+
+
+def test_diceland_paired_pairs_saved_runs_unit_for_unit_without_playing(tmp_path):
+    """``diceland_paired.py OLD... --new NEW``: an edition's four-seat and heads-up units saved
+    in two runs pair with a candidate's run of the same deals and seeds (here the same maps, so
+    every paired difference is nought and the counts agree), as ``--against`` prints them."""
+    four, heads = tmp_path / "four.json", tmp_path / "heads.json"
+    common = ("--bots", "random", "--seat-games", "1", "--first-deals", "0", "--first-pairs", "0")
+    run_bench("diceland_fairness.py", "--deals", "1", "--pairs", "0", *common, "--save", str(four))
+    run_bench("diceland_fairness.py", "--deals", "0", "--pairs", "1", *common, "--save", str(heads))
+    both = tmp_path / "both.json"
+    run_bench("diceland_fairness.py", "--deals", "1", "--pairs", "1", *common, "--save", str(both))
+    out = run_bench("diceland_paired.py", str(four), str(heads), "--new", str(both))
+    edition = json.loads(both.read_text())["edition"]
+    assert f"random: paired with edition {edition} (same deals and seeds), four-seat share" in out
+    assert re.search(r"^    A (0\.\d{3})->\1 \(\+0\.000±0\.000\)$", out, re.M), out
+    counts = re.findall(r"heads-up pairs within 45-55 %: (\d+) of 28", out)
+    assert len(counts) == 2 and counts[0] == counts[1], out
+    assert "random, now: heads-up, 2 games a pair (mirrored)" in out
+    alone = run_bench("diceland_paired.py", str(heads), "--new", str(heads))
+    assert "four-seat" not in alone and f"random, edition {edition}: heads-up" in alone
+
+
 def test_diceland_sides_reads_a_saved_run_and_pairs_maps_as_boards(tmp_path):
     """``--save`` keeps every unit; ``diceland_sides.py`` reads them back: each pair with its
     interval, and the best pairing of the maps as boards' sides both ways of picking a side."""

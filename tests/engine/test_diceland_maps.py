@@ -318,14 +318,25 @@ def test_edition_two_keeps_the_maps_as_they_were_before_edition_three():
     assert changed == {"E", "G"}, "edition 3 retuned Mosaic and The Serpent only"
 
 
-def test_a_game_begun_on_edition_two_replays_on_edition_two():
+def replays_on_its_edition(edition: int, retuned: str, other: str) -> None:
+    """A heuristic game begun on ``edition`` with the map it ``retuned`` (changed by the next
+    edition) replays move for move on that edition's maps, and its view shows them."""
+    seed = f"edition-{edition}"
     played = play(
-        GAME, make_bots(GAME, ["heuristic"] * 2), "edition-two", {"maps": ["G", "E"], "edition": 2}
+        GAME,
+        make_bots(GAME, ["heuristic"] * 2),
+        seed,
+        {"maps": [retuned, other], "edition": edition},
     )
-    assert played.state.edition == 2
-    again = replay(GAME, 2, played.options, "edition-two", played.moves)
+    assert played.state.edition == edition
+    again = replay(GAME, 2, played.options, seed, played.moves)
     assert dump(again.state) == dump(played.state)
-    assert GAME.view(again.state, 0)["maps"]["G"] == edition_data(2)["G"]
+    assert GAME.view(again.state, 0)["maps"][retuned] == edition_data(edition)[retuned]
+    assert edition_data(edition)[retuned]["territories"] != MAP_DATA[retuned]["territories"]
+
+
+def test_a_game_begun_on_edition_two_replays_on_edition_two():
+    replays_on_its_edition(2, "G", "E")
 
 
 EDITION_THREE_SHA256 = {
@@ -343,23 +354,39 @@ EDITION_THREE_SHA256 = {
 def test_edition_three_keeps_the_maps_as_they_were_before_edition_four():
     assert kept_digests(3) == EDITION_THREE_SHA256
     changed = {
-        m for m in MAP_NAMES if edition_data(3)[m]["territories"] != MAP_DATA[m]["territories"]
+        m
+        for m in MAP_NAMES
+        if edition_data(3)[m]["territories"] != edition_data(4)[m]["territories"]
     }
     assert changed == {"E", "G", "H"}, "edition 4 retuned Mosaic, The Serpent and The Rim only"
 
 
 def test_a_game_begun_on_edition_three_replays_on_edition_three():
-    played = play(
-        GAME,
-        make_bots(GAME, ["heuristic"] * 2),
-        "edition-three",
-        {"maps": ["H", "E"], "edition": 3},
-    )
-    assert played.state.edition == 3
-    again = replay(GAME, 2, played.options, "edition-three", played.moves)
-    assert dump(again.state) == dump(played.state)
-    assert GAME.view(again.state, 0)["maps"]["H"] == edition_data(3)["H"]
-    assert edition_data(3)["H"]["territories"] != MAP_DATA["H"]["territories"]
+    replays_on_its_edition(3, "H", "E")
+
+
+EDITION_FOUR_SHA256 = {
+    "A": "fa91825a3f5c9b26",
+    "B": "180a34810ac6a6b8",
+    "C": "3d19c8f838ce9e40",
+    "D": "0eb0d2463846581f",
+    "E": "5fa487dcf49be12a",
+    "F": "51c962ce8f92acb6",
+    "G": "d1da9cce620611c0",
+    "H": "0f63a006467b1b78",
+}
+
+
+def test_edition_four_keeps_the_maps_as_they_were_before_edition_five():
+    assert kept_digests(4) == EDITION_FOUR_SHA256
+    changed = {
+        m for m in MAP_NAMES if edition_data(4)[m]["territories"] != MAP_DATA[m]["territories"]
+    }
+    assert changed == {"F"}, "edition 5 retuned Broad Fields only"
+
+
+def test_a_game_begun_on_edition_four_replays_on_edition_four():
+    replays_on_its_edition(4, "F", "E")
 
 
 def test_new_games_play_the_current_edition_and_show_its_maps():

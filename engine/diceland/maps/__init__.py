@@ -5,8 +5,8 @@ The maps have **editions**: a game plays the edition it was created with (its op
 again replays exactly. The current edition's files are here; edition 1 (the maps up to
 2026-11-23) is in ``edition1/``, edition 2 (tuned 2026-11-24, current until edition 3 of the
 same day) in ``edition2/``, edition 3 (current until edition 4 of the same day) in
-``edition3/``. A game whose options or state name no edition was made
-before editions existed: edition 1.
+``edition3/``, edition 4 (current until edition 5, 2026-11-25) in ``edition4/``. A game
+whose options or state name no edition was made before editions existed: edition 1.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from engine.diceland.board import Board
 
 MAP_NAMES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
 
-EDITION = 4
+EDITION = 5
 """The maps' current edition: new games play it (RULES.md, The maps)."""
 
-EDITIONS: tuple[int, ...] = (1, 2, 3, 4)
+EDITIONS: tuple[int, ...] = (1, 2, 3, 4, 5)
 
 FIRST_EDITION = 1
 """The edition of games made before editions existed (no ``edition`` in options or state)."""
