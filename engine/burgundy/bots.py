@@ -3,8 +3,8 @@
 The heuristic sees only its view and the legal actions. It replays each candidate decision
 on a copy of its own sheet (the duchy layout is public data named in the view), and scores
 it as the points it makes now plus the change of a potential: partial progress on unfinished
-areas (worth more early, in phases that pay more), the bonuses held, and how many hexes are
-open to the next roll.
+areas (worth more early, in phases that pay more), each colour's progress at what completing
+it can still pay, the bonuses held, and how many hexes are open to the next roll.
 """
 
 from __future__ import annotations
