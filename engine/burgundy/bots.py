@@ -3,13 +3,14 @@
 The heuristic sees only its view and the legal actions. It replays each candidate decision
 on a copy of its own sheet (the duchy layout is public data named in the view), and scores
 it as the points it makes now plus the change of a potential: partial progress on unfinished
-areas (worth more early, in phases that pay more), the bonuses held, and how many hexes are
-open to the next roll.
+areas (worth more early, in phases that pay more), each colour's progress at what completing
+it can still pay, the bonuses held, and how many hexes are open to the next roll.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from typing import Any
 
@@ -46,6 +47,9 @@ KIND = {kind: n for n, kind in enumerate(BONUS_KINDS)}
 MONK, SILVER, COMMODITY, WORKER = range(len(BONUS_KINDS))
 HOLD_DECAY = 0.6
 """Each further bonus of a kind held is worth this fraction of the one before."""
+COLOUR_PACE = 2.5
+"""Rounds a colour's missing hex is reckoned to take, for the chance of completing the colour
+while its higher amount is still paid (solo: by the end of phase II)."""
 EASE = {"purple": 0.55, "gray": 0.55, "blue": 0.55, "orange": 0.9, "yellow": 0.7, "green": 0.5}
 """Rough chance per round that a hex of each colour can be marked when it is open."""
 
@@ -86,6 +90,38 @@ def _mark_chance(duchy: Duchy, values: list[int], front: list[int]) -> float:
 def _holding(kind: str, count: int) -> float:
     """What holding ``count`` bonuses of a kind is worth: each one more is worth less."""
     return sum(BONUS_VALUE[kind] * HOLD_DECAY**i for i in range(max(0, count)))
+
+
+def colour_amounts(view: View, colour: str, left_in_phase: float) -> tuple[int, int, float]:
+    """What completing ``colour`` can still pay: the amount now, the amount later, and the
+    rounds (this one included) in which the amount now is paid. Solo: the higher amount in
+    phases I-II, the lower in III; otherwise the first amount until a seat claims it, then
+    the second, then nothing (the claims are public)."""
+    first, second = view["duchy"]["colour_bonus"][colour]
+    phase = view["phase"] - 1
+    if view["variant"] == "solo":
+        if phase >= 2:
+            return second, second, 0.0
+        return first, second, left_in_phase + 1 + (1 - phase) * view["time"]["size"]
+    claims = view["colour_claims"][colour]
+    if not claims["first"]:
+        return first, first, math.inf
+    if not claims["second"]:
+        return second, second, math.inf
+    return 0, 0, math.inf
+
+
+def colour_prospect(amounts: tuple[int, int, float], done: int, count: int) -> float:
+    """A colour's share of the potential with ``done`` of its ``count`` hexes marked: the
+    amount it can still pay (the amount now as far as its missing hexes fit in the rounds
+    that pay it, see :data:`COLOUR_PACE`) times the share done, cubed; 0 once complete
+    (its points are then made)."""
+    missing = count - done
+    if missing <= 0:
+        return 0.0
+    now, later, window = amounts
+    amount = later + (now - later) * min(1.0, window / (missing * COLOUR_PACE))
+    return amount * (done / count) ** 3 * TUNE["colour"]
 
 
 def _rounds_left(view: View) -> float:
@@ -147,7 +183,7 @@ class _Context:
         )
         self.hexes = _colour_hexes(duchy)
         self.orange = frozenset(self.hexes["orange"])
-        self.firsts = [view["duchy"]["colour_bonus"][colour][0] for colour in COLOURS]
+        self.amounts = [colour_amounts(view, colour, self.left_in_phase) for colour in COLOURS]
         self.terms = [self.area_term(n, values) for n in range(len(duchy.areas))]
         self.prefix = [0.0]
         for term in self.terms:
@@ -178,7 +214,7 @@ class _Context:
 
     def colour_term(self, i: int, done: int) -> float:
         """Colour ``COLOURS[i]``'s share of the potential with ``done`` of its hexes marked."""
-        return self.firsts[i] * (done / len(self.hexes[COLOURS[i]])) ** 3 * TUNE["colour"]
+        return colour_prospect(self.amounts[i], done, len(self.hexes[COLOURS[i]]))
 
     def bonus_value(self, delta: tuple[int, ...]) -> float:
         """What changing the bonuses held by ``delta`` (in BONUS_KINDS order) is worth."""

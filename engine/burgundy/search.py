@@ -10,7 +10,9 @@ the same scale the heuristic uses for one round, so the search corrects it where
 rolls decide (which decision keeps the most good options open, which area two rounds can
 finish). Every candidate meets the same sampled rolls (common random numbers). Two rounds
 instead of one: +1.16 points over the heuristic solo on 200 paired seeds, against +0.25 on
-the same seeds for one round (RULES.md, "search").
+the same seeds for one round (RULES.md, "search"). A challenger replaces the heuristic's
+favourite when it beats it by one standard error of their paired differences (the shared
+default is two): the rolls are shared, so the differences are measured closely.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ class BurgundyLookahead(Lookahead):
     """Two rolls of lookahead with the heuristic's sheet value at the leaf."""
 
     rollout_bot: HeuristicBot
+    switch_z = 1.0
+    """A challenger overrides the heuristic's favourite when its mean beats it by one
+    standard error of the paired differences (two before 2026-11-25: +0.62 (+-0.97) on 40
+    paired seeds at 240 simulations, RULES.md)."""
 
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         bot = self.rollout_bot

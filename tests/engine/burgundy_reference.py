@@ -16,6 +16,8 @@ from engine.burgundy.bots import (
     _Plan,
     _rounds_left,
     _values,
+    colour_amounts,
+    colour_prospect,
 )
 from engine.burgundy.duchy import COLOURS, DUCHIES, INDEX, Duchy
 from engine.burgundy.sheet import frontier
@@ -165,6 +167,6 @@ class ReferenceHeuristic(Bot):
         for colour in COLOURS:
             hexes = duchy.hexes_of(colour)
             done = sum(1 for h in hexes if values[h] != UNMARKED)
-            first = view["duchy"]["colour_bonus"][colour][0]
-            total += first * (done / len(hexes)) ** 3 * TUNE["colour"]
+            amounts = colour_amounts(view, colour, left_in_phase)
+            total += colour_prospect(amounts, done, len(hexes))
         return total

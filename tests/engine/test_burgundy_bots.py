@@ -153,3 +153,31 @@ def test_search_plays_the_candidate_then_two_rounds_before_valuing_the_leaf():
     value = bot.simulate(GAME.view(last, 0), 0, GAME.legal_actions(last, 0)[0], "world-1")
     assert played == [], "the last round's candidate ends the game: nothing is left to play"
     assert value == int(value), "a finished game's leaf is its points"
+
+
+def test_colour_prospect_counts_only_the_amount_a_colour_can_still_pay():
+    """The potential values a colour's progress at what completing it can still pay: solo,
+    the higher amount while its missing hexes fit before phase III, else the lower; with
+    seats, the first amount until claimed, then the second, then nothing; a complete colour
+    adds nothing (its points are made)."""
+    from engine.burgundy.bots import colour_amounts, colour_prospect
+    from engine.dice import Dice
+
+    state = GAME.setup(1, GAME.validate_options(1, {"variant": "solo"}), Dice("prospect"))
+    GAME.apply(state, 0, GAME.legal_actions(state, 0)[0], Dice("prospect"))
+    view = GAME.view(state, 0)
+    first, second = view["duchy"]["colour_bonus"]["orange"]
+    now = colour_amounts(view, "orange", 7.0)
+    assert now == (first, second, 7.0 + 1 + 8)  # phase I: this round, 7 more, phase II
+    assert colour_prospect(now, 8, 9) == first * (8 / 9) ** 3
+    assert colour_prospect(now, 9, 9) == 0.0
+    late = (first, second, 2.0)  # eight missing hexes cannot be marked in two rounds
+    assert second < colour_prospect(late, 1, 9) * 9**3 < first
+    view["phase"] = 3
+    assert colour_amounts(view, "orange", 7.0) == (second, second, 0.0)
+    assert colour_prospect((second, second, 0.0), 8, 9) == second * (8 / 9) ** 3
+    view["variant"] = "standard"
+    view["colour_claims"]["orange"] = {"first": [1], "second": []}
+    assert colour_amounts(view, "orange", 7.0)[:2] == (second, second)
+    view["colour_claims"]["orange"] = {"first": [1], "second": [2]}
+    assert colour_prospect(colour_amounts(view, "orange", 7.0), 8, 9) == 0.0
