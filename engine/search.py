@@ -91,9 +91,11 @@ class FastDice(Dice):
         return []
 
 
-STREAMS_KEPT = 4096
-"""Keyed dice streams kept for reuse (:class:`KeyedDice`; a decision's worlds meet a few
-hundred to a few thousand moments, each met again by every candidate still in the race)."""
+STREAMS_KEPT = 512
+"""Keyed dice streams kept for reuse (:class:`KeyedDice`). A stream is read again only by the
+other candidates of its world (the world seeds are new in every decision), and a world's
+rollouts meet some tens of moments, so a few hundred are plenty (each holds a generator,
+about 2.5 kB)."""
 Stream = tuple[str, random.Random, list[tuple[int, int]]]
 """A keyed stream: its seed, a generator seeded by it that has drawn the list's draws, and
 those draws so far (the number of outcomes and the value of each)."""
