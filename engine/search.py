@@ -91,6 +91,27 @@ class FastDice(Dice):
         return []
 
 
+STREAMS_KEPT = 512
+"""Keyed dice streams kept for reuse (:class:`KeyedDice`). A stream is read again only by the
+other candidates of its world (the world seeds are new in every decision), and a world's
+rollouts meet some tens of moments, so a few hundred are plenty (each holds a generator,
+about 2.5 kB)."""
+Stream = tuple[str, random.Random, list[tuple[int, int]]]
+"""A keyed stream: its seed, a generator seeded by it that has drawn the list's draws, and
+those draws so far (the number of outcomes and the value of each)."""
+_STREAMS: dict[str, Stream] = {}
+
+
+def keyed_stream(seed: str) -> Stream:
+    """The shared stream of ``seed`` (kept: every reader sees the same draws)."""
+    found = _STREAMS.get(seed)
+    if found is None:
+        if len(_STREAMS) >= STREAMS_KEPT:
+            _STREAMS.clear()
+        found = _STREAMS[seed] = (seed, random.Random(seed), [])
+    return found
+
+
 class KeyedDice(FastDice):
     """Lookahead dice whose draws follow the game's moment, not the order of the draws.
 
@@ -101,21 +122,42 @@ class KeyedDice(FastDice):
     one of them drew more dice before it (threw on where the other stopped, earned a
     treasure throw), which keeps their comparison paired (common random numbers) past the
     first difference. Reproducible: the streams are seeded by strings (SHA-512 in
-    ``random``), not by ``hash``.
+    ``random``), not by ``hash``. A stream's draws are kept (:func:`keyed_stream`), so the
+    other candidates of a world read them instead of seeding and drawing them again; the
+    values are those of ``random.Random(world:key)`` drawing in order either way.
     """
 
-    __slots__ = ("_key", "_moment", "_world")
+    __slots__ = ("_at", "_key", "_moment", "_stream", "_world")
 
     def __init__(self, world: str, key: Any) -> None:
         super().__init__(world)
         self._world, self._key, self._moment = world, key, None
+        self._stream: Stream | None = None
+        self._at = 0
 
     def randbelow(self, n: int) -> int:
         moment = self._key()
-        if moment != self._moment:
+        if moment != self._moment or self._stream is None:
             self._moment = moment
-            self._rng.seed(f"{self._world}:{moment}")
-        return super().randbelow(n)
+            self._stream = keyed_stream(f"{self._world}:{moment}")
+            self._at = 0
+        self.counter += 1
+        seed, rng, drawn = self._stream
+        at = self._at
+        self._at = at + 1
+        if at < len(drawn):
+            outcomes, value = drawn[at]
+            if outcomes == n:
+                return value
+            # another kind of draw than the stream's here: this reader goes on alone
+            rng = random.Random(seed)
+            for outcomes, _ in drawn[:at]:
+                rng.randrange(outcomes)
+            drawn = drawn[:at]
+            self._stream = (seed, rng, drawn)
+        value = rng.randrange(n)
+        drawn.append((n, value))
+        return value
 
 
 def fast_step(game: Game, state: State, seat: int, action: Action, dice: Dice) -> None:
@@ -170,6 +212,20 @@ class Lookahead:
         if len(legal) == 1:
             return legal[0]
         return self.rollout_bot.choose(self.game.view(state, seat), legal, rng)
+
+    def rollout_move(self, state: State, seat: int, rng: random.Random) -> tuple[int, Action]:
+        """Who moves next in a rollout (``seat`` if it is among those to act, else the lowest
+        seat that is) and the :meth:`policy`'s move for it. A game may answer this without
+        listing the legal actions, if it gives the same seat and move."""
+        prompts = self.game.to_act(state)
+        actor = seat if seat in prompts else min(prompts)
+        return actor, self.policy(state, actor, self.game.legal_actions(state, actor), rng)
+
+    def copy(self, state: State) -> State | None:
+        """A copy of a sampled state that a rollout may change without touching ``state``,
+        or None (the default): each rollout samples its world again. A world's seed samples
+        the same state for every candidate, so a copy is the same state, only cheaper."""
+        return None
 
     def chance_key(self, state: State) -> Any:
         """The name of the chance event the state's next draw is for (see
@@ -267,8 +323,13 @@ class SearchBot(Bot):
         while True:
             world_seed = f"{base}:{worlds}"
             values: dict[int, float] = {}
+            root: State | None = None  # the world's sampled state, kept unplayed
             for i in alive:
-                values[i] = self.simulate(view, seat, candidates[i], world_seed)
+                state = look.copy(root) if root is not None else None
+                if state is None:
+                    state = self.sample(view, seat, world_seed)
+                    root = look.copy(state)
+                values[i] = self.simulate(view, seat, candidates[i], world_seed, state)
                 simulations += 1
                 if deadline is not None and time.perf_counter() > deadline:
                     break
@@ -297,10 +358,18 @@ class SearchBot(Bot):
         means = [(candidates[i], statistics.fmean(history[i])) for i in alive]
         return Decision(candidates[best], worlds, simulations, means)
 
-    def simulate(self, view: View, seat: int, action: Action, world_seed: str) -> float:
-        """One rollout: sample the world, play ``action``, play on to the horizon."""
+    def sample(self, view: View, seat: int, world_seed: str) -> State:
+        """The world's state: the view's hidden parts drawn from the world's seed."""
+        return self.look.game.sample(view, seat, FastDice(world_seed + ":sample"))
+
+    def simulate(
+        self, view: View, seat: int, action: Action, world_seed: str, state: State | None = None
+    ) -> float:
+        """One rollout from the world's sampled ``state`` (sampled here if not given; the
+        rollout changes it): play ``action``, play on to the horizon."""
         look, game = self.look, self.look.game
-        state = game.sample(view, seat, FastDice(world_seed + ":sample"))
+        if state is None:
+            state = self.sample(view, seat, world_seed)
         mark = look.begin(state, seat)
         dice = (
             KeyedDice(world_seed, lambda: look.chance_key(state))
@@ -310,10 +379,8 @@ class SearchBot(Bot):
         rng = random.Random(world_seed)
         fast_step(game, state, seat, action, dice)
         while not game.is_over(state) and not look.done(state, seat, mark):
-            prompts = game.to_act(state)
-            actor = seat if seat in prompts else min(prompts)
-            legal = game.legal_actions(state, actor)
-            fast_step(game, state, actor, look.policy(state, actor, legal, rng), dice)
+            actor, move = look.rollout_move(state, seat, rng)
+            fast_step(game, state, actor, move, dice)
         return look.value(state, seat, mark)
 
 

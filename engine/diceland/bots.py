@@ -72,6 +72,7 @@ class Scorer:
         self.target = min((c for c in COLOURS if left[c]), key=lambda c: left[c], default="")
         self.enough = b.treasure_count(crossed) >= 9
         self._scores: dict[tuple[str, int], float] = {}
+        self._best: dict[tuple[str, int], tuple[float, int]] = {}
         self._pushes: dict[str, tuple[list[float], list[float], list[float]]] = {}
 
     @staticmethod
@@ -123,10 +124,21 @@ class Scorer:
 
     def best(self, colour: str, dice: int) -> float:
         """The best score of using ``dice`` dice of ``colour`` (0 if impossible)."""
-        return max(
-            (self.score(colour, m) for m in self.board.placements(self.crossed, colour, dice)),
-            default=0.0,
-        )
+        return self.best_placement(colour, dice)[0]
+
+    def best_placement(self, colour: str, dice: int) -> tuple[float, int]:
+        """The best score of ``dice`` crosses of ``colour`` and the first placement (in the
+        rules' order) that scores it; ``(0.0, 0)`` if there is none (kept per colour and
+        number of dice)."""
+        found = self._best.get((colour, dice))
+        if found is None:
+            found = (0.0, 0)
+            for mask in self.board.placements(self.crossed, colour, dice):
+                value = self.score(colour, mask)
+                if not found[1] or value > found[0]:
+                    found = (value, mask)
+            self._best[(colour, dice)] = found
+        return found
 
     def push_values(self, colour: str) -> tuple[list[float], list[float], list[float]]:
         """For k dice aside: the value of stopping, of throwing again and of playing well

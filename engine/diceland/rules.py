@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -125,11 +124,11 @@ class Diceland(Game):
         if state.phase == Phase.CROSS:
             if seat == state.active:
                 return {state.chosen: state.aside}
-            counts = Counter(c for c in state.last_throw if c != state.chosen)
-            return {c: counts[c] for c in COLOURS if counts[c]}
+            throw, chosen = state.last_throw, state.chosen
+            return {c: n for c in COLOURS if c != chosen and (n := throw.count(c))}
         if state.phase == Phase.TREASURE and state.treasure_queue[0] == seat:
-            counts = Counter(state.treasure_dice)
-            return {c: counts[c] for c in COLOURS if counts[c]}
+            throw = state.treasure_dice
+            return {c: n for c in COLOURS if (n := throw.count(c))}
         return {}
 
     def may_pass(self, state: DicelandState, seat: int) -> bool:

@@ -25,16 +25,20 @@ uncrossed treasures still are: screened without a measurable gain).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engine.contract import Action
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
 from engine.diceland.bots import APPROACH, FAR, HeuristicBot, Scorer
 from engine.diceland.leaf import win_chances
+from engine.diceland.rules import GAME as RULES
 from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of, crossed_mask
 from engine.search import Lookahead, SearchBot
 
+PUSH_LEGAL: list[Action] = [{"type": "throw"}, {"type": "stop"}]
+"""The legal actions of a decision to stop or throw on (the rules' order)."""
 TURNS_AHEAD = 2
 """Turns played (this one included) before the leaf is valued."""
 FINISHED = 100.0
@@ -128,6 +132,60 @@ class DicelandLookahead(Lookahead):
             return legal[0]
         scorer = Scorer.of(board_of(state, seat), crossed_mask(state, seat))
         return HeuristicBot.decide(scorer, state.chosen, state.aside, state.last_throw, legal)
+
+    def rollout_move(
+        self, state: DicelandState, seat: int, rng: random.Random
+    ) -> tuple[int, Action]:
+        """:meth:`policy`'s move for the seat to act, worked out without listing the legal
+        actions: the same seat (``seat`` if it is to act, else the lowest that is) and the
+        same move (the heuristic's first best in the rules' order of the legal actions),
+        without building an action for every placement (most of a rollout step's cost)."""
+        phase = state.phase
+        if phase == Phase.CHOOSE or phase == Phase.PUSH:
+            actor = state.active
+        elif phase == Phase.CROSS:
+            choices = state.choices
+            actor = seat if choices[seat] is None else choices.index(None)
+        else:  # Phase.TREASURE (a rollout stops at the end of the game)
+            actor = state.treasure_queue[0]
+        board = board_of(state, actor)
+        scorer = Scorer.of(board, crossed_mask(state, actor))
+        if phase == Phase.PUSH:
+            return actor, HeuristicBot.decide(
+                scorer, state.chosen, state.aside, state.last_throw, PUSH_LEGAL
+            )
+        if phase == Phase.CHOOSE:
+            throw = state.last_throw
+            best, pick = 0.0, ""
+            for colour in COLOURS:
+                if colour in throw:
+                    value = scorer.push_values(colour)[2][throw.count(colour)]
+                    if not pick or value > best:
+                        best, pick = value, colour
+            return actor, {"type": "choose", "colour": pick}
+        top, colour, mask = 0.0, "", 0
+        for c, n in RULES.dice_for(state, actor).items():
+            value, placement = scorer.best_placement(c, n)
+            if placement and (not colour or value > top):
+                top, colour, mask = value, c, placement
+        if not colour:
+            return actor, {"type": "pass"}
+        return actor, {"type": "cross", "colour": colour, "hexes": board.hexes_of(mask)}
+
+    def copy(self, state: DicelandState) -> DicelandState:
+        """A copy a rollout may change: the lists copied, the sealed choices shared (the
+        rules replace a seat's choice, never change one)."""
+        return replace(
+            state,
+            maps=list(state.maps),
+            crosses=[list(c) for c in state.crosses],
+            last_throw=list(state.last_throw),
+            choices=list(state.choices),
+            treasure_queue=list(state.treasure_queue),
+            treasure_dice=list(state.treasure_dice),
+            winners=list(state.winners),
+            last_phase2=list(state.last_phase2),
+        )
 
     def chance_key(self, state: DicelandState) -> Any:
         """Which throw the next die belongs to: the turn's first throw, its n-th throw on,

@@ -22,7 +22,7 @@ from engine.diceland.search import (
 from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of, crossed_mask
 from engine.games import get_game
-from engine.search import KeyedDice, fast_step
+from engine.search import KeyedDice, Lookahead, fast_step
 from engine.simulate import play
 
 GAME = get_game("diceland")
@@ -38,6 +38,25 @@ def test_keyed_dice_repeat_a_moments_draws_however_many_were_drawn_before():
     assert [long.randbelow(6) for _ in range(9)] == [short.randbelow(6) for _ in range(9)]
     elsewhere, again = KeyedDice("v", lambda: "b"), KeyedDice("w", lambda: "b")
     assert [elsewhere.randbelow(6) for _ in range(9)] != [again.randbelow(6) for _ in range(9)]
+
+
+def test_keyed_dice_read_a_kept_stream_as_a_fresh_generator_draws_it():
+    """Readers of one moment share its kept draws; a reader that asks for another kind of
+    draw than the stream holds goes on alone, still as ``random.Random(world:key)`` would."""
+    first, second = KeyedDice("kept", lambda: "m"), KeyedDice("kept", lambda: "m")
+    fresh = random.Random("kept:m")
+    assert [first.randbelow(6) for _ in range(5)] == [fresh.randrange(6) for _ in range(5)]
+    assert [second.randbelow(6) for _ in range(3)] == _draws("kept:m", [6, 6, 6])
+    alone = KeyedDice("kept", lambda: "m")
+    assert [alone.randbelow(6), alone.randbelow(4), alone.randbelow(6)] == _draws(
+        "kept:m", [6, 4, 6]
+    )
+    assert [second.randbelow(6) for _ in range(4)] == _draws("kept:m", [6] * 7)[3:]
+
+
+def _draws(seed: str, kinds: list[int]) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.randrange(n) for n in kinds]
 
 
 def _push_state() -> tuple[DicelandState, int]:
@@ -188,3 +207,75 @@ def test_diceland_rollout_policy_read_off_the_state_moves_as_the_heuristic_on_th
 
     play(GAME, [GAME.bots["heuristic"]() for _ in range(3)], "policy-state", {}, on_step=same_move)
     assert checked > 100
+
+
+class _ListingLookahead(FittedLookahead):
+    """The fitted lookahead the generic way: every rollout step lists the legal actions and
+    asks the policy, and every candidate samples its world again."""
+
+    def rollout_move(self, state, seat, rng):  # type: ignore[no-untyped-def]
+        return Lookahead.rollout_move(self, state, seat, rng)
+
+    def copy(self, state):  # type: ignore[no-untyped-def]
+        return None
+
+
+class _ListingSearchBot(FittedSearchBot):
+    lookahead_class = _ListingLookahead
+
+
+def test_diceland_rollout_moves_without_listing_actions_as_the_policy_does_from_the_list():
+    """The rollouts' shortcut (no list of legal actions) gives the seat and move that the
+    policy gives from the listed actions, for every searching seat at every step of a 3-seat
+    game, including sealed phase-2 steps where another seat acts first."""
+    look, checked = FittedLookahead(GAME), 0
+
+    def same_move(game, state, seat, action):
+        nonlocal checked
+        for searching in range(state.seats):
+            rng = random.Random(0)
+            assert look.rollout_move(state, searching, rng) == Lookahead.rollout_move(
+                look, state, searching, rng
+            )
+            checked += 1
+
+    play(GAME, [GAME.bots["heuristic"]() for _ in range(3)], "rollout-move", {}, on_step=same_move)
+    assert checked > 300
+
+
+def test_diceland_search_copies_a_worlds_state_and_moves_as_when_sampling_it_again():
+    """A copy of a sampled state equals it and shares no list with it; the search that copies
+    a world's state and skips listing actions plays the same seeded game as the one that
+    samples every rollout and lists the actions."""
+    state = GAME.sample(GAME.view(_push_state()[0], 0), 0, Dice("copy"))
+    copied = FittedLookahead(GAME).copy(state)
+    assert copied == state
+    copied.crosses[0].append(-1)
+    copied.last_throw.append("red")
+    copied.choices.append(None)
+    assert copied.crosses[0] != state.crosses[0] and copied.choices != state.choices
+
+    def game_of(bot: type[FittedSearchBot]) -> list:
+        bots = [bot(iterations=24), GAME.bots["heuristic"](), bot(iterations=24)]
+        return play(GAME, bots, "copy-same", {}, bot_seed="copy").moves
+
+    assert game_of(FittedSearchBot) == game_of(_ListingSearchBot)
+
+
+def test_a_scorers_best_placement_is_the_first_best_in_the_rules_order():
+    dice = Dice("best-placement")
+    state = GAME.setup(2, GAME.validate_options(2, {}), dice)
+    board, crossed = board_of(state, 0), crossed_mask(state, 0)
+    scorer, checked = Scorer(board, crossed), 0
+    for colour in COLOURS:
+        for n in range(1, 7):
+            masks = board.placements(crossed, colour, n)
+            value, mask = scorer.best_placement(colour, n)
+            if not masks:
+                assert (value, mask) == (0.0, 0)
+                continue
+            scores = [scorer.score(colour, m) for m in masks]
+            assert value == max(scores) and mask == masks[scores.index(value)]
+            assert scorer.best(colour, n) == value
+            checked += 1
+    assert checked > 0
