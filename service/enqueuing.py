@@ -40,13 +40,22 @@ class Template:
         self.options = options
         self.at_front = at_front
         self.serializer = resolve_serializer(queue.serializer)
-        self.commands: list[tuple[Any, ...]] = []
-        self.job_id = self.job_key = ""
+        self.shape: tuple[list[tuple[Any, ...]], str, str] | None = None
+        """The first job's commands, its id and its key: one value, set at once and read once
+        by each job, so that a job never pairs one first job's commands with another's id
+        (two threads may both find no template and set one)."""
+
+    @property
+    def commands(self) -> list[tuple[Any, ...]]:
+        """The template's commands (none until a first job of a plain shape)."""
+        return [] if self.shape is None else self.shape[0]
 
     def enqueue(self, pipe: Any, *args: Any) -> str:
         """Queue the job ``func(*args)`` on ``pipe``; its id."""
-        if not self.commands:
+        shape = self.shape
+        if shape is None:
             return self._first(pipe, args)
+        commands, first_id, first_key = shape
         job_id = str(uuid4())
         stamp = utcformat(now())
         fields = {
@@ -56,7 +65,7 @@ class Template:
             "description": get_call_string(self.func, args, {}, max_length=75),
         }
         key = self.queue.job_class.key_for(job_id)
-        for n, command in enumerate(self.commands):
+        for n, command in enumerate(commands):
             if n == 2:  # the job's hash: field, value pairs after the key
                 pairs = list(command[2:])
                 for i in range(0, len(pairs), 2):
@@ -65,10 +74,7 @@ class Template:
                 pipe.execute_command(command[0], key, *pairs)
             else:
                 pipe.execute_command(
-                    *(
-                        key if a == self.job_key else job_id if a == self.job_id else a
-                        for a in command
-                    )
+                    *(key if a == first_key else job_id if a == first_id else a for a in command)
                 )
         return job_id
 
@@ -92,6 +98,5 @@ class Template:
             and all(field in stack[2][0][2::2] for field in VARYING)
         )
         if plain:
-            self.job_id, self.job_key = job.id, job.key
-            self.commands = [command for command, _ in stack]
+            self.shape = ([command for command, _ in stack], job.id, job.key)
         return job.id

@@ -81,3 +81,36 @@ def test_rq_reads_and_runs_a_templates_jobs_as_its_own(queue: Any) -> None:
     assert all(job.get_status() is JobStatus.QUEUED and job.enqueued_at for job in jobs)
     SimpleWorker([queue], connection=queue.connection).work(burst=True)
     assert [queue.fetch_job(job_id).return_value() for job_id in ids] == [1, 2, 3]
+
+
+class SwitchingPipeline:
+    """A pipeline on which another thread's first job of the same template runs between two
+    of this job's commands (what a switch of gunicorn's threads can do while two of them
+    start the template at once): the commands queued are the real pipeline's."""
+
+    def __init__(self, pipe: Any, template: Template, queue: Any) -> None:
+        self.pipe, self.template, self.queue = pipe, template, queue
+        self.switched = False
+
+    def execute_command(self, *args: Any, **options: Any) -> Any:
+        if not self.switched:
+            self.switched = True
+            other = self.queue.connection.pipeline(transaction=False)
+            self.template._first(other, ("other", 9, 9))  # that thread found no template yet
+            other.reset()
+        return self.pipe.execute_command(*args, **options)
+
+
+def test_a_job_keeps_the_template_it_started_with_while_another_thread_sets_one(
+    queue: Any,
+) -> None:
+    template = Template(queue, BOT_JOB, job_options())
+    first = queue.connection.pipeline(transaction=False)
+    template.enqueue(first, *CALLS[0])
+    first.reset()
+    pipe = queue.connection.pipeline(transaction=False)
+    job_id = template.enqueue(SwitchingPipeline(pipe, template, queue), *CALLS[1])
+    ours = [command for command, _ in pipe.command_stack]
+    pipe.reset()
+    theirs, their_id = rq_own(queue, CALLS[1], False)
+    assert normalised(ours, job_id) == normalised(theirs, their_id)
