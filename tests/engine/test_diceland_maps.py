@@ -308,14 +308,22 @@ EDITION_TWO_SHA256 = {
 }
 
 
-def test_edition_two_keeps_the_maps_as_they_were_before_edition_three():
-    assert kept_digests(2) == EDITION_TWO_SHA256
+def keeps_its_maps(edition: int, digests: dict[str, str], retuned: set[str], why: str) -> None:
+    """A past ``edition`` keeps its map files byte for byte (``digests``), and the next
+    edition changed the territories of the maps it ``retuned`` and of no other."""
+    assert kept_digests(edition) == digests
     changed = {
         m
         for m in MAP_NAMES
-        if edition_data(2)[m]["territories"] != edition_data(3)[m]["territories"]
+        if edition_data(edition)[m]["territories"] != edition_data(edition + 1)[m]["territories"]
     }
-    assert changed == {"E", "G"}, "edition 3 retuned Mosaic and The Serpent only"
+    assert changed == retuned, why
+
+
+def test_edition_two_keeps_the_maps_as_they_were_before_edition_three():
+    keeps_its_maps(
+        2, EDITION_TWO_SHA256, {"E", "G"}, "edition 3 retuned Mosaic and The Serpent only"
+    )
 
 
 def replays_on_its_edition(edition: int, retuned: str, other: str) -> None:
@@ -352,13 +360,12 @@ EDITION_THREE_SHA256 = {
 
 
 def test_edition_three_keeps_the_maps_as_they_were_before_edition_four():
-    assert kept_digests(3) == EDITION_THREE_SHA256
-    changed = {
-        m
-        for m in MAP_NAMES
-        if edition_data(3)[m]["territories"] != edition_data(4)[m]["territories"]
-    }
-    assert changed == {"E", "G", "H"}, "edition 4 retuned Mosaic, The Serpent and The Rim only"
+    keeps_its_maps(
+        3,
+        EDITION_THREE_SHA256,
+        {"E", "G", "H"},
+        "edition 4 retuned Mosaic, The Serpent and The Rim only",
+    )
 
 
 def test_a_game_begun_on_edition_three_replays_on_edition_three():
@@ -378,11 +385,8 @@ EDITION_FOUR_SHA256 = {
 
 
 def test_edition_four_keeps_the_maps_as_they_were_before_edition_five():
-    assert kept_digests(4) == EDITION_FOUR_SHA256
-    changed = {
-        m for m in MAP_NAMES if edition_data(4)[m]["territories"] != MAP_DATA[m]["territories"]
-    }
-    assert changed == {"F"}, "edition 5 retuned Broad Fields only"
+    assert edition_data(5) is MAP_DATA, "edition 5 is the current one"
+    keeps_its_maps(4, EDITION_FOUR_SHA256, {"F"}, "edition 5 retuned Broad Fields only")
 
 
 def test_a_game_begun_on_edition_four_replays_on_edition_four():
