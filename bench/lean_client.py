@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import socket
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,13 @@ import orjson
 STALE = (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError)
 """What a request meets on a kept-alive connection the server closed while it was idle
 (gunicorn closes one after ``keepalive`` seconds): it was not read, so it is sent again on a
-new connection."""
+new connection if sending it twice cannot act twice (a ``GET``, or a request with an
+``Idempotency-Key``); other requests go on a new connection after ``IDLE`` seconds unused
+instead, so that they are never sent twice."""
+
+IDLE = 1.0
+"""Seconds unused after which a connection is not trusted with a request that must not be
+sent twice (well under gunicorn's ``keepalive``, 5 s in ``deploy/gunicorn.conf.py``)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ class JsonClient:
         self.base = base
         self.timeout = timeout
         self.conn = _connection(base, timeout)
+        self.used = time.monotonic()
 
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
@@ -71,6 +79,10 @@ class JsonClient:
         if body is not None:
             data = orjson.dumps(body)
             sent["Content-Type"] = "application/json"
+        repeatable = method == "GET" or "Idempotency-Key" in sent
+        if not repeatable and time.monotonic() - self.used > IDLE:
+            self.conn.close()
+        self.used = time.monotonic()
         for attempt in (1, 2):
             try:
                 self.conn.request(method, path, body=data, headers=sent)
@@ -78,7 +90,9 @@ class JsonClient:
                 return Reply(response.status, response.read())
             except STALE:
                 self.conn.close()
-                if attempt == 2:
+                # The server may have acted on a request whose answer was lost: sent again
+                # only if sending it twice cannot act twice.
+                if attempt == 2 or not repeatable:
                     raise
         raise AssertionError("unreachable")
 
