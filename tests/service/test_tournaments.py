@@ -237,10 +237,19 @@ def test_restarting_the_api_mid_tournament_does_not_stop_it(worker, redis_client
         return proc
 
     first = api()
-    t = start(base, **HEURISTIC_VS_RANDOM, games=8)
-    assert t["status"] == "running" and t["progress"]["finished"] == 0
-    os.killpg(first.pid, signal.SIGKILL)  # the API crashes: master and workers at once
-    first.wait()
+    # The session's rq workers (SimpleWorkers: jobs run in their own process) are held still
+    # while the tournament starts and the API dies, so the crash always comes before any game
+    # finishes, however fast the games or slow the machine.
+    for proc in worker:
+        os.kill(proc.pid, signal.SIGSTOP)
+    try:
+        t = start(base, **HEURISTIC_VS_RANDOM, games=8)
+        assert t["status"] == "running" and t["progress"]["finished"] == 0
+        os.killpg(first.pid, signal.SIGKILL)  # the API crashes: master and workers at once
+        first.wait()
+    finally:
+        for proc in worker:
+            os.kill(proc.pid, signal.SIGCONT)
     second = api()
     try:
         done = wait_finished(base, t["id"], 240)
