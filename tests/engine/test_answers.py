@@ -1,0 +1,130 @@
+"""Every game's answers to a seat (its view, its legal actions and their sentences) are the
+ones first written, byte for byte, on every state of seeded games at several seat counts
+with random and heuristic players: ``tests/engine/answers_reference.py`` keeps the code they
+came from before they were made cheaper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+
+from engine.burgundy.duchy import COLOURS, DUCHIES
+from engine.burgundy.sheet import is_colour_complete
+from engine.carcassonne.faces import BASE_MASK, edge_list, face_mask
+from engine.contract import Game
+from engine.games import get_game
+from engine.simulate import make_bots, play
+from tests.engine import answers_reference as reference
+
+
+def states(
+    game: Game, bots: list[str], games: int, options: dict[str, Any] | None = None
+) -> Iterator[Any]:
+    """Every state of ``games`` seeded games of ``bots`` (one per seat), the last included."""
+    for n in range(games):
+        seen: list[Any] = []
+
+        def keep(g: Game, state: Any, seat: int, action: Any, seen: list[Any] = seen) -> None:
+            seen.append(g.load_state(g.dump_state(state)))
+
+        played = play(
+            game,
+            make_bots(game, bots),
+            f"answers-{game.name}-{'-'.join(bots)}-{n}",
+            options,
+            on_step=keep,
+        )
+        yield from seen
+        yield played.state
+
+
+def same(new: Any, old: Any) -> None:
+    """The same JSON, byte for byte, and the same Python values (a list is not a tuple)."""
+    assert orjson.dumps(new) == orjson.dumps(old)
+    assert new == old
+
+
+PLAYERS = [["random", "heuristic"], ["heuristic"], ["heuristic", "random", "heuristic"]]
+
+
+def test_carcassonne_masks_and_edge_names_are_the_ones_turned():
+    for face in BASE_MASK:
+        for rotation in range(-9, 10):
+            assert face_mask(face, rotation) == reference.carcassonne_face_mask(face, rotation)
+    for mask in range(-40, 40):
+        same(edge_list(mask), reference.carcassonne_edge_list(mask))
+
+
+@pytest.mark.parametrize("bots", PLAYERS)
+def test_carcassonne_legal_actions_and_sentences_are_the_reference(bots):
+    game = get_game("carcassonne")
+    for state in states(game, bots, 3):
+        turn = state.turn
+        for seat in range(state.seats):
+            legal = game.legal_actions(state, seat)
+            same(legal, reference.carcassonne_legal_actions(game, state, seat))
+            texts = game.describe_all(state, seat, legal)
+            same(texts, reference.carcassonne_describe_all(game, state, seat, legal))
+            same([game.describe(state, seat, a) for a in legal], texts)
+        # any placement of a die on the table, legal or not: on a die, next to one, apart
+        taken = {(p.x, p.y) for p in turn.placed}
+        cells = sorted(
+            taken
+            | {
+                (x + dx, y + dy)
+                for x, y in taken or {(0, 0)}
+                for dx in (-1, 0, 1)
+                for dy in (-2, 0, 1)
+            }
+        )
+        placements = [
+            {"type": "place", "die": die, "x": x, "y": y, "rotation": rotation}
+            for die, rolled in enumerate(turn.roll)
+            for x, y in cells
+            for rotation in range(4)
+        ]
+        same(
+            game.describe_all(state, turn.seat, placements),
+            reference.carcassonne_describe_all(game, state, turn.seat, placements),
+        )
+
+
+@pytest.mark.parametrize(
+    "bots",
+    [
+        ["random", "heuristic"],
+        ["heuristic"] * 2,
+        ["heuristic", "random", "heuristic"],
+        ["random"] * 4,
+    ],
+)
+def test_diceland_views_are_the_reference(bots):
+    game = get_game("diceland")
+    for state in states(game, bots, 3):
+        for seat in [None, *range(state.seats)]:
+            same(game.view(state, seat), reference.diceland_view(game, state, seat))
+
+
+@pytest.mark.parametrize(
+    ("bots", "options"),
+    [
+        (["random", "heuristic"], {}),
+        (["heuristic"], {}),
+        (["random"] * 3, {"variant": "all_different"}),
+        (["heuristic", "random", "random", "heuristic"], {}),
+    ],
+)
+def test_burgundy_views_are_the_reference(bots, options):
+    game = get_game("burgundy")
+    for state in states(game, bots, 2, options):
+        for seat in [None, *range(state.seats)]:
+            same(game.view(state, seat), reference.burgundy_view(game, state, seat))
+        for sheet in state.sheets:
+            duchy = DUCHIES[state.duchy]
+            for colour in COLOURS:
+                assert is_colour_complete(duchy, sheet.values, colour) == (
+                    reference.burgundy_is_colour_complete(duchy, sheet.values, colour)
+                )
