@@ -12,7 +12,9 @@ import orjson
 import pytest
 
 from engine.burgundy.duchy import COLOURS, DUCHIES
+from engine.burgundy.legal import describe_round, describe_rounds, round_actions
 from engine.burgundy.sheet import is_colour_complete
+from engine.burgundy.state import Stage
 from engine.carcassonne.faces import BASE_MASK, edge_list, face_mask
 from engine.contract import Game
 from engine.games import get_game
@@ -117,14 +119,51 @@ def test_diceland_views_are_the_reference(bots):
         (["heuristic", "random", "random", "heuristic"], {}),
     ],
 )
-def test_burgundy_views_are_the_reference(bots, options):
+def test_burgundy_views_legal_actions_and_sentences_are_the_reference(bots, options):
     game = get_game("burgundy")
     for state in states(game, bots, 2, options):
         for seat in [None, *range(state.seats)]:
             same(game.view(state, seat), reference.burgundy_view(game, state, seat))
+        if state.roll is not None and state.stage == Stage.ROUND:
+            duchy = DUCHIES[state.duchy]
+            for sheet in state.sheets:  # the list of every sheet, decided or not
+                legal = round_actions(duchy, sheet, state.roll)
+                same(legal, reference.burgundy_round_actions(duchy, sheet, state.roll))
+                same(
+                    describe_rounds(duchy, state.roll, legal),
+                    [describe_round(duchy, state.roll, a) for a in legal],
+                )
         for sheet in state.sheets:
             duchy = DUCHIES[state.duchy]
             for colour in COLOURS:
                 assert is_colour_complete(duchy, sheet.values, colour) == (
                     reference.burgundy_is_colour_complete(duchy, sheet.values, colour)
                 )
+
+
+@pytest.mark.parametrize(
+    "bots",
+    [
+        ["random", "heuristic"],
+        ["heuristic"] * 3,
+        ["random"] * 4,
+        ["heuristic", "random"] * 2,
+    ],
+)
+def test_kingdice_views_and_sentences_are_the_reference(bots):
+    game = get_game("kingdice")
+    for state in states(game, bots, 2):
+        for seat in [None, *range(state.seats)]:
+            same(game.view(state, seat), reference.kingdice_view(state, seat))
+        for seat in range(state.seats):
+            legal = game.legal_actions(state, seat)
+            texts = [reference.kingdice_describe_action(state, a) for a in legal]
+            same(game.describe_all(state, seat, legal), texts)
+            same([game.describe(state, seat, a) for a in legal], texts)
+        # a reroll keeping any dice, in any order
+        for keep in ([], [0], [5, 1], [2, 2, 0], list(range(len(state.dice)))):
+            action = {"type": "reroll", "keep": keep}
+            same(
+                game.describe_all(state, 0, [action]),
+                [reference.kingdice_describe_action(state, action)],
+            )
