@@ -36,10 +36,12 @@ from engine.codec import json_copy
 from engine.contract import Action, Game, View
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
 from engine.diceland.maps import edition_data
+from engine.diceland.rules import PHASE1_DICE
 from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of, choice_json, crossed_mask
 from engine.kingdice.board import DRAGON, areas
 from engine.kingdice.data import CARDS, DICE, LAYOUTS, Layout
+from engine.kingdice.legal import _KEEP_MASKS, thrown_faces
 from engine.kingdice.queries import layout, must_hire
 from engine.kingdice.state import THROWS, KingState
 from engine.kingdice.state import Phase as KingPhase
@@ -198,6 +200,42 @@ def diceland_view(game: Game, state: DicelandState, seat: int | None) -> View:
         "winners": list(state.winners),
         "maps": {m: edition_data(state.edition)[m] for m in sorted(set(state.maps))},
     }
+
+
+def _diceland_usable(game: Any, state: DicelandState, seat: int, colour: str, n: int) -> bool:
+    return bool(game.board(state, seat).placements(game.crossed(state, seat), colour, n))
+
+
+def diceland_describe(game: Any, state: DicelandState, seat: int, action: Action) -> str:
+    kind = action.get("type")
+    if kind == "choose":
+        colour = str(action.get("colour", ""))
+        n = state.last_throw.count(colour)
+        text = f"Set aside the {n} {colour} {'die' if n == 1 else 'dice'}"
+        if not _diceland_usable(game, state, seat, colour, n):
+            text += f" ({n} {colour} would cross nothing now)"
+        return text
+    if kind == "throw":
+        return f"Throw the other {PHASE1_DICE - state.aside} dice again"
+    if kind == "stop":
+        if not _diceland_usable(game, state, seat, state.chosen, state.aside):
+            return (
+                f"Stop: {state.aside} {state.chosen} have nowhere to go (no {state.chosen} "
+                "territory next to your crosses, or the excess rule), so you cross nothing"
+            )
+        return f"Stop and cross off {state.aside} {state.chosen}"
+    if kind == "pass":
+        return "Pass (cross off nothing)"
+    if kind == "cross":
+        board = game.board(state, seat)
+        hexes = action.get("hexes", [])
+        marks = []
+        for q, r in hexes:
+            i = board.index.get((q, r))
+            star = "*" if i is not None and (board.treasure_mask >> i) & 1 else ""
+            marks.append(f"({q},{r}){star}")
+        return f"Cross {len(hexes)} {action.get('colour')}: {' '.join(marks)}"
+    return Game.describe(game, state, seat, action)
 
 
 # --- Burgundy -----------------------------------------------------------------------------
@@ -626,3 +664,9 @@ def kingdice_describe_action(state: KingState, action: Action) -> str:
         return "Steal nothing"
     args = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
     return f"{kind} {args}".strip()
+
+
+def kingdice_distinct_keeps(state: KingState) -> list[list[int]]:
+    faces = thrown_faces(state)
+    lower = [sum(1 << j for j in range(i) if faces[j] == faces[i]) for i in range(6)]
+    return [[*keep] for keep, mask in _KEEP_MASKS if all(lower[i] & ~mask == 0 for i in keep)]

@@ -5,6 +5,7 @@ came from before they were made cheaper."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +18,10 @@ from engine.burgundy.sheet import is_colour_complete
 from engine.burgundy.state import Stage
 from engine.carcassonne.faces import BASE_MASK, edge_list, face_mask
 from engine.contract import Game
+from engine.dice import Dice
+from engine.diceland.board import COLOURS as DICELAND_COLOURS
 from engine.games import get_game
+from engine.kingdice.legal import distinct_keeps
 from engine.simulate import make_bots, play
 from tests.engine import answers_reference as reference
 
@@ -103,11 +107,22 @@ def test_carcassonne_legal_actions_and_sentences_are_the_reference(bots):
         ["random"] * 4,
     ],
 )
-def test_diceland_views_are_the_reference(bots):
+def test_diceland_views_and_sentences_are_the_reference(bots):
     game = get_game("diceland")
-    for state in states(game, bots, 3):
+    for state in states(game, bots, 2):
         for seat in [None, *range(state.seats)]:
             same(game.view(state, seat), reference.diceland_view(game, state, seat))
+        for seat in range(state.seats):
+            legal = game.legal_actions(state, seat)
+            texts = [reference.diceland_describe(game, state, seat, a) for a in legal]
+            same(game.describe_all(state, seat, legal), texts)
+            # any colour set aside, any number of dice: the sentences of choose and stop
+            board, crossed = game.board(state, seat), game.crossed(state, seat)
+            for colour in DICELAND_COLOURS:
+                for n in range(1, 7):
+                    assert game.usable(state, seat, colour, n) == bool(
+                        board.placements(crossed, colour, n)
+                    )
 
 
 @pytest.mark.parametrize(
@@ -160,6 +175,8 @@ def test_kingdice_views_and_sentences_are_the_reference(bots):
             texts = [reference.kingdice_describe_action(state, a) for a in legal]
             same(game.describe_all(state, seat, legal), texts)
             same([game.describe(state, seat, a) for a in legal], texts)
+        if len(state.dice) == 6:
+            same(distinct_keeps(state), reference.kingdice_distinct_keeps(state))
         # a reroll keeping any dice, in any order
         for keep in ([], [0], [5, 1], [2, 2, 0], list(range(len(state.dice)))):
             action = {"type": "reroll", "keep": keep}
@@ -167,3 +184,11 @@ def test_kingdice_views_and_sentences_are_the_reference(bots):
                 game.describe_all(state, 0, [action]),
                 [reference.kingdice_describe_action(state, action)],
             )
+
+
+def test_kingdice_rerolls_of_every_throw_are_the_reference():
+    game = get_game("kingdice")
+    state = game.setup(2, game.validate_options(2, {}), Dice("answers-kingdice-throws"))
+    for throw in itertools.product(range(1, 7), repeat=6):
+        state.dice = list(throw)
+        same(distinct_keeps(state), reference.kingdice_distinct_keeps(state))
