@@ -87,33 +87,8 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     # slowest within each kind of bonus, so the first of each effect (what the mark writes
     # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes. The
     # monk's and the worker's marks are kept as they come, each effect the first time.
-    monk: list[tuple[int, int, str, int]] = []
-    if available(duchy, sheet, MONK) > 0:
-        had: set[tuple[int, str, int]] = set()
-        for p in (0, 1):
-            pip = pips[p]
-            reach = [(colour, found) for colour in COLOURS if (found := to(colour, pip))]
-            for c in (0, 1):
-                own = colours[c]
-                for colour, found in reach:
-                    if colour != own:
-                        for h in found:
-                            if (pip, colour, h) not in had:
-                                had.add((pip, colour, h))
-                                monk.append((p, c, colour, h))
-    worker: list[tuple[int, int, int, int]] = []
-    if available(duchy, sheet, WORKER) > 0:
-        done: set[tuple[int, str, int]] = set()
-        for p in (0, 1):
-            pip = pips[p]
-            for c in (0, 1):
-                colour = colours[c]
-                for value in range(1, 7):
-                    if value != pip:
-                        for h in to(colour, value):
-                            if (value, colour, h) not in done:
-                                done.add((value, colour, h))
-                                worker.append((p, c, value, h))
+    monk = _monk_marks(pips, colours, to) if available(duchy, sheet, MONK) > 0 else []
+    worker = _worker_marks(pips, colours, to) if available(duchy, sheet, WORKER) > 0 else []
     silver: list[tuple[Mark, Mark]] = []
     own_silver = available(duchy, sheet, SILVER)
     sale_silver = silver_from_sale(duchy, sheet) if can_sell(duchy, sheet, roll) else 0
@@ -135,50 +110,104 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
                 m[1][2],
             ),
         )
-    cells = CELLS
     out: list[Action] = []
     for sell in (False, True) if can_sell(duchy, sheet, roll) else (False,):
-        # each action a new dict, its hexes new lists: {type, sell, pip, colour, hex, bonus}
-        out += [
-            {"type": "mark", "sell": sell, "pip": p, "colour": c, "hex": [*cells[h]], "bonus": None}
-            for p, c, h in unique_plain
-        ]
-        out += [
-            {
-                "type": "mark",
-                "sell": sell,
-                "pip": p,
-                "colour": c,
-                "hex": [*cells[h]],
-                "bonus": {"kind": "monk", "colour": col},
-            }
-            for p, c, col, h in monk
-        ]
-        out += [
-            {
-                "type": "mark",
-                "sell": sell,
-                "pip": p,
-                "colour": c,
-                "hex": [*cells[h]],
-                "bonus": {"kind": "worker", "value": v},
-            }
-            for p, c, v, h in worker
-        ]
-        if own_silver + (sale_silver if sell else 0) > 0:
-            out += [
-                {
-                    "type": "mark",
-                    "sell": sell,
-                    "pip": p1,
-                    "colour": c1,
-                    "hex": [*cells[h1]],
-                    "bonus": {"kind": "silver", "pip": p2, "colour": c2, "hex": [*cells[h2]]},
-                }
-                for (p1, c1, h1), (p2, c2, h2) in silver
-            ]
+        paid = own_silver + (sale_silver if sell else 0) > 0
+        out += _marks(sell, unique_plain, monk, worker, silver if paid else [])
         if not plain:
             out.append({"type": "take_worker", "sell": sell})
+    return out
+
+
+def _monk_marks(
+    pips: list[int], colours: list[str], to: Callable[[str, int], list[int]]
+) -> list[tuple[int, int, str, int]]:
+    """Every mark with a monk (pip die, colour die, the colour it becomes, hex), each effect
+    once: the first time it comes, dice varying slowest (``to``: targets by colour and
+    value)."""
+    monk: list[tuple[int, int, str, int]] = []
+    had: set[tuple[int, str, int]] = set()
+    for p in (0, 1):
+        pip = pips[p]
+        reach = [(colour, found) for colour in COLOURS if (found := to(colour, pip))]
+        for c in (0, 1):
+            own = colours[c]
+            for colour, found in reach:
+                if colour != own:
+                    for h in found:
+                        if (pip, colour, h) not in had:
+                            had.add((pip, colour, h))
+                            monk.append((p, c, colour, h))
+    return monk
+
+
+def _worker_marks(
+    pips: list[int], colours: list[str], to: Callable[[str, int], list[int]]
+) -> list[tuple[int, int, int, int]]:
+    """Every mark with a worker (pip die, colour die, the value it becomes, hex), each
+    effect once: the first time it comes, dice varying slowest."""
+    worker: list[tuple[int, int, int, int]] = []
+    done: set[tuple[int, str, int]] = set()
+    for p in (0, 1):
+        pip = pips[p]
+        for c in (0, 1):
+            colour = colours[c]
+            for value in range(1, 7):
+                if value != pip:
+                    for h in to(colour, value):
+                        if (value, colour, h) not in done:
+                            done.add((value, colour, h))
+                            worker.append((p, c, value, h))
+    return worker
+
+
+def _marks(
+    sell: bool,
+    plain: list[Mark],
+    monk: list[tuple[int, int, str, int]],
+    worker: list[tuple[int, int, int, int]],
+    silver: list[tuple[Mark, Mark]],
+) -> list[Action]:
+    """The mark actions, plain then monk, worker and silver: each a new dict (keys type,
+    sell, pip, colour, hex, bonus), its hexes new lists."""
+    cells = CELLS
+    out: list[Action] = [
+        {"type": "mark", "sell": sell, "pip": p, "colour": c, "hex": [*cells[h]], "bonus": None}
+        for p, c, h in plain
+    ]
+    out += [
+        {
+            "type": "mark",
+            "sell": sell,
+            "pip": p,
+            "colour": c,
+            "hex": [*cells[h]],
+            "bonus": {"kind": "monk", "colour": col},
+        }
+        for p, c, col, h in monk
+    ]
+    out += [
+        {
+            "type": "mark",
+            "sell": sell,
+            "pip": p,
+            "colour": c,
+            "hex": [*cells[h]],
+            "bonus": {"kind": "worker", "value": v},
+        }
+        for p, c, v, h in worker
+    ]
+    out += [
+        {
+            "type": "mark",
+            "sell": sell,
+            "pip": p1,
+            "colour": c1,
+            "hex": [*cells[h1]],
+            "bonus": {"kind": "silver", "pip": p2, "colour": c2, "hex": [*cells[h2]]},
+        }
+        for (p1, c1, h1), (p2, c2, h2) in silver
+    ]
     return out
 
 
