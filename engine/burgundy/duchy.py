@@ -97,10 +97,11 @@ class Duchy:
 
     def hexes_of(self, colour: str) -> list[int]:
         """Hex indices of ``colour``, in map order."""
-        return list(self._hexes_by_colour.get(colour, ()))
+        return list(self.hexes_by_colour.get(colour, ()))
 
     @cached_property
-    def _hexes_by_colour(self) -> dict[str, tuple[int, ...]]:
+    def hexes_by_colour(self) -> dict[str, tuple[int, ...]]:
+        """Hex indices of each colour of the sheet, in map order (worked out once)."""
         return {
             colour: tuple(i for i, c in enumerate(self.colours) if c == colour)
             for colour in set(self.colours)

@@ -51,10 +51,6 @@ def frontier_by_colour(duchy: Duchy, hexes: list[int]) -> dict[str, list[int]]:
     return front
 
 
-def _hexlist(h: int) -> list[int]:
-    return [CELLS[h][0], CELLS[h][1]]
-
-
 def plain_marks(
     duchy: Duchy, values: list[int], roll: Roll, front: dict[str, list[int]] | None = None
 ) -> list[Mark]:
@@ -75,7 +71,7 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     values = sheet.values
     hexes = frontier(values)
     front = frontier_by_colour(duchy, hexes)
-    plain = plain_marks(duchy, values, roll, front)
+    pips, colours = roll.pips, roll.colours
     targets: dict[tuple[str, int], list[int]] = {}
 
     def to(colour: str, value: int) -> list[int]:
@@ -85,36 +81,21 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
             found = targets[colour, value] = _targets(duchy, values, front, colour, value)
         return found
 
-    monk: list[tuple[int, int, str, int]] = []
-    if available(duchy, sheet, MONK) > 0:
-        for p in (0, 1):
-            for c in (0, 1):
-                for colour in COLOURS:
-                    if colour != roll.colours[c]:
-                        for h in to(colour, roll.pips[p]):
-                            monk.append((p, c, colour, h))
-    worker: list[tuple[int, int, int, int]] = []
-    if available(duchy, sheet, WORKER) > 0:
-        for p in (0, 1):
-            for c in (0, 1):
-                for value in range(1, 7):
-                    if value != roll.pips[p]:
-                        for h in to(roll.colours[c], value):
-                            worker.append((p, c, value, h))
+    plain = [(p, c, h) for p in (0, 1) for c in (0, 1) for h in to(colours[c], pips[p])]
+    # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
+    # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
+    # slowest within each kind of bonus, so the first of each effect (what the mark writes
+    # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes. The
+    # monk's and the worker's marks are kept as they come, each effect the first time.
+    monk = _monk_marks(pips, colours, to) if available(duchy, sheet, MONK) > 0 else []
+    worker = _worker_marks(pips, colours, to) if available(duchy, sheet, WORKER) > 0 else []
     silver: list[tuple[Mark, Mark]] = []
     own_silver = available(duchy, sheet, SILVER)
     sale_silver = silver_from_sale(duchy, sheet) if can_sell(duchy, sheet, roll) else 0
     if own_silver + sale_silver > 0:
         silver = _silver_pairs(duchy, values, hexes, plain, roll, to)
-    # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
-    # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
-    # slowest within each kind of bonus, so the first of each effect (what the mark writes
-    # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes.
     # With two different pips and two different colours, the dice a plain or silver mark
     # names are its effect: no two of those lists' items share one (the usual roll).
-    pips, colours = roll.pips, roll.colours
-    monk = _first_of_each(monk, lambda m: (pips[m[0]], m[2], m[3]))
-    worker = _first_of_each(worker, lambda m: (m[2], colours[m[1]], m[3]))
     unique_plain = plain
     if pips[0] == pips[1] or colours[0] == colours[1]:
         unique_plain = _first_of_each(plain, lambda m: (pips[m[0]], colours[m[1]], m[2]))
@@ -131,27 +112,102 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
         )
     out: list[Action] = []
     for sell in (False, True) if can_sell(duchy, sheet, roll) else (False,):
-
-        def mark(p: int, c: int, h: int, bonus: dict[str, Any] | None, sell: bool = sell) -> Action:
-            return {
-                "type": "mark",
-                "sell": sell,
-                "pip": p,
-                "colour": c,
-                "hex": _hexlist(h),
-                "bonus": bonus,
-            }
-
-        out.extend(mark(p, c, h, None) for p, c, h in unique_plain)
-        out.extend(mark(p, c, h, {"kind": "monk", "colour": col}) for p, c, col, h in monk)
-        out.extend(mark(p, c, h, {"kind": "worker", "value": v}) for p, c, v, h in worker)
-        if own_silver + (sale_silver if sell else 0) > 0:
-            out.extend(
-                mark(p1, c1, h1, {"kind": "silver", "pip": p2, "colour": c2, "hex": _hexlist(h2)})
-                for (p1, c1, h1), (p2, c2, h2) in silver
-            )
+        paid = own_silver + (sale_silver if sell else 0) > 0
+        out += _marks(sell, unique_plain, monk, worker, silver if paid else [])
         if not plain:
             out.append({"type": "take_worker", "sell": sell})
+    return out
+
+
+def _monk_marks(
+    pips: list[int], colours: list[str], to: Callable[[str, int], list[int]]
+) -> list[tuple[int, int, str, int]]:
+    """Every mark with a monk (pip die, colour die, the colour it becomes, hex), each effect
+    once: the first time it comes, dice varying slowest (``to``: targets by colour and
+    value)."""
+    monk: list[tuple[int, int, str, int]] = []
+    had: set[tuple[int, str, int]] = set()
+    for p in (0, 1):
+        pip = pips[p]
+        reach = [(colour, found) for colour in COLOURS if (found := to(colour, pip))]
+        for c in (0, 1):
+            own = colours[c]
+            for colour, found in reach:
+                if colour != own:
+                    for h in found:
+                        if (pip, colour, h) not in had:
+                            had.add((pip, colour, h))
+                            monk.append((p, c, colour, h))
+    return monk
+
+
+def _worker_marks(
+    pips: list[int], colours: list[str], to: Callable[[str, int], list[int]]
+) -> list[tuple[int, int, int, int]]:
+    """Every mark with a worker (pip die, colour die, the value it becomes, hex), each
+    effect once: the first time it comes, dice varying slowest."""
+    worker: list[tuple[int, int, int, int]] = []
+    done: set[tuple[int, str, int]] = set()
+    for p in (0, 1):
+        pip = pips[p]
+        for c in (0, 1):
+            colour = colours[c]
+            for value in range(1, 7):
+                if value != pip:
+                    for h in to(colour, value):
+                        if (value, colour, h) not in done:
+                            done.add((value, colour, h))
+                            worker.append((p, c, value, h))
+    return worker
+
+
+def _marks(
+    sell: bool,
+    plain: list[Mark],
+    monk: list[tuple[int, int, str, int]],
+    worker: list[tuple[int, int, int, int]],
+    silver: list[tuple[Mark, Mark]],
+) -> list[Action]:
+    """The mark actions, plain then monk, worker and silver: each a new dict (keys type,
+    sell, pip, colour, hex, bonus), its hexes new lists."""
+    cells = CELLS
+    out: list[Action] = [
+        {"type": "mark", "sell": sell, "pip": p, "colour": c, "hex": [*cells[h]], "bonus": None}
+        for p, c, h in plain
+    ]
+    out += [
+        {
+            "type": "mark",
+            "sell": sell,
+            "pip": p,
+            "colour": c,
+            "hex": [*cells[h]],
+            "bonus": {"kind": "monk", "colour": col},
+        }
+        for p, c, col, h in monk
+    ]
+    out += [
+        {
+            "type": "mark",
+            "sell": sell,
+            "pip": p,
+            "colour": c,
+            "hex": [*cells[h]],
+            "bonus": {"kind": "worker", "value": v},
+        }
+        for p, c, v, h in worker
+    ]
+    out += [
+        {
+            "type": "mark",
+            "sell": sell,
+            "pip": p1,
+            "colour": c1,
+            "hex": [*cells[h1]],
+            "bonus": {"kind": "silver", "pip": p2, "colour": c2, "hex": [*cells[h2]]},
+        }
+        for (p1, c1, h1), (p2, c2, h2) in silver
+    ]
     return out
 
 
@@ -168,6 +224,7 @@ def _silver_pairs(
     colour and value."""
     on_front = set(hexes)
     seconds: dict[tuple[int, int, str, int], list[int]] = {}
+    firsts: dict[tuple[int, int], tuple[list[int], set[int], list[int]]] = {}
 
     def second(h1: int, v1: int, colour: str, value: int) -> list[int]:
         """``_targets`` of a second mark once ``h1`` holds ``v1``, each worked out once: the
@@ -176,29 +233,40 @@ def _silver_pairs(
         keeps its answer from ``to``."""
         found = seconds.get((h1, v1, colour, value))
         if found is None:
-            after = list(values)
-            after[h1] = v1
-            touched = set(duchy.areas[duchy.area_of[h1]]).union(NEIGHBOURS[h1])
+            first = firsts.get((h1, v1))
+            if first is None:  # the sheet after the first mark, what it touches and opens
+                after = list(values)
+                after[h1] = v1
+                touched = set(duchy.areas[duchy.area_of[h1]]).union(NEIGHBOURS[h1])
+                first = firsts[h1, v1] = (
+                    after,
+                    touched,
+                    [
+                        h
+                        for h in touched
+                        if after[h] == UNMARKED and (h in on_front or h in NEIGHBOURS[h1])
+                    ],
+                )
+            after, touched, opened = first
             found = seconds[h1, v1, colour, value] = sorted(
                 [h for h in to(colour, value) if h not in touched]
                 + [
                     h
-                    for h in touched
-                    if after[h] == UNMARKED
-                    and (h in on_front or h in NEIGHBOURS[h1])
-                    and duchy.colours[h] == colour
-                    and value_error(duchy, after, h, value) is None
+                    for h in opened
+                    if duchy.colours[h] == colour and value_error(duchy, after, h, value) is None
                 ]
             )
         return found
 
+    pips, colours = roll.pips, roll.colours
     silver: list[tuple[Mark, Mark]] = []
-    for p1, c1, h1 in plain:
-        for p2 in (0, 1):
-            for c2 in (0, 1):
-                if (p2, c2) != (p1, c1):
-                    for h2 in second(h1, roll.pips[p1], roll.colours[c2], roll.pips[p2]):
-                        silver.append(((p1, c1, h1), (p2, c2, h2)))
+    for mark in plain:
+        p1, c1, h1 = mark
+        for p2, c2 in ((0, 0), (0, 1), (1, 0), (1, 1)):
+            if p2 != p1 or c2 != c1:
+                silver += [
+                    (mark, (p2, c2, h2)) for h2 in second(h1, pips[p1], colours[c2], pips[p2])
+                ]
     return silver
 
 

@@ -81,7 +81,7 @@ def circle(duchy: Duchy, sheet: Sheet, kind: int, count: int = 1) -> int:
 
 
 def is_colour_complete(duchy: Duchy, values: list[int], colour: str) -> bool:
-    return all(values[h] != UNMARKED for h in duchy.hexes_of(colour))
+    return UNMARKED not in [values[h] for h in duchy.hexes_by_colour.get(colour, ())]
 
 
 def write(duchy: Duchy, sheet: Sheet, h: int, value: int, phase: int) -> dict[str, object]:

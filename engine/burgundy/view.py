@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from engine.burgundy.duchy import (
     AREA_BONUS,
     BONUS_KINDS,
@@ -101,6 +103,15 @@ def _sheet(duchy: Duchy) -> dict[str, Any]:
     }
 
 
+def parsed(decision: str) -> Any:
+    """A sealed decision's canonical JSON, parsed (by orjson: the standard library's parser,
+    the same values, took a tenth of a view's time; it still reads what orjson refuses)."""
+    try:
+        return orjson.loads(decision)
+    except orjson.JSONDecodeError:
+        return json.loads(decision)
+
+
 def _player(duchy: Duchy, state: BurgundyState, s: int, sheet: Sheet, seat: int | None) -> dict:
     mine = seat == s
     pending = state.pending[s]
@@ -108,7 +119,7 @@ def _player(duchy: Duchy, state: BurgundyState, s: int, sheet: Sheet, seat: int 
     return {
         "seat": s,
         "decided": bool(pending),
-        "decision": json.loads(pending) if shown else None,
+        "decision": parsed(pending) if shown else None,
         "castle": list(CELLS[sheet.castle]) if sheet.castle >= 0 else None,
         "marks": _grid(sheet.values),
         "bonuses": {
@@ -161,7 +172,7 @@ def build_view(game: Game, state: BurgundyState, seat: int | None) -> View:
         },
         "last_round": {
             "round": state.revealed_round,
-            "decisions": [json.loads(p) for p in state.revealed],
+            "decisions": [parsed(p) for p in state.revealed],
         }
         if state.revealed
         else None,

@@ -47,6 +47,21 @@ def fits(grid: Grid, cell: Cell, mask: int) -> bool:
     return touching
 
 
+def shared_edges(grid: Grid, cell: Cell) -> tuple[int, int]:
+    """The edges a die on the free ``cell`` shares with placed dice (a mask), and which of
+    them must be city edges: for a cell of the :func:`frontier`, a die with city edges
+    ``mask`` fits exactly when ``mask & shared == city`` (the first die of a turn, at the
+    origin, shares none)."""
+    x, y = cell
+    shared = city = 0
+    for i, (dx, dy) in enumerate(STEPS):
+        other = grid.get((x + dx, y + dy))
+        if other is not None:
+            shared |= 1 << i
+            city |= (other >> ((i + 2) & 3) & 1) << i
+    return shared, city
+
+
 def frontier(grid: Grid) -> list[Cell]:
     """Every free cell next to a placed die, sorted by row then column; (0, 0) when empty."""
     if not grid:
@@ -131,6 +146,64 @@ def closed_size(grid: Grid, cell: Cell) -> int | None:
                 seen.add(other)
                 stack.append(other)
     return len(seen)
+
+
+class Closing:
+    """:func:`closed_size` of a die about to be placed on a free cell of ``grid``, for many
+    dice on one grid (a turn's placements): the dice each placed die's city edges lead to,
+    step by step, and the free cells they face, are worked out once per die (when first
+    asked), so a new die's city is the union of what its city edges reach."""
+
+    def __init__(self, grid: Grid) -> None:
+        self.grid = grid
+        self._reach: dict[Cell, tuple[frozenset[Cell], frozenset[Cell]]] = {}
+
+    def size(self, cell: Cell, mask: int) -> int | None:
+        """``closed_size(grid | {cell: mask}, cell)`` for a ``cell`` not in the grid."""
+        if not mask:
+            return None
+        grid = self.grid
+        x, y = cell
+        reached: list[frozenset[Cell]] = []
+        faced: list[frozenset[Cell]] = []
+        for i, (dx, dy) in enumerate(STEPS):
+            if mask >> i & 1:
+                other = (x + dx, y + dy)
+                if other not in grid:
+                    return None
+                found = self._reach.get(other)
+                if found is None:
+                    found = self._reach[other] = self._walk(other)
+                reached.append(found[0])
+                faced.append(found[1])
+        if len(reached) == 1:
+            members, free = reached[0], faced[0]
+        else:
+            members, free = frozenset().union(*reached), frozenset().union(*faced)
+        if free and (len(free) > 1 or cell not in free):
+            return None
+        return len(members) + 1
+
+    def _walk(self, start: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """The dice reached from ``start`` through city edges (itself included) and the free
+        cells their city edges face."""
+        grid = self.grid
+        seen = {start}
+        free: set[Cell] = set()
+        stack = [start]
+        while stack:
+            x, y = stack.pop()
+            mask = grid[(x, y)]
+            for i, (dx, dy) in enumerate(STEPS):
+                if not mask >> i & 1:
+                    continue
+                other = (x + dx, y + dy)
+                if other not in grid:
+                    free.add(other)
+                elif other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        return frozenset(seen), frozenset(free)
 
 
 def scoring_city(found: list[City]) -> City | None:

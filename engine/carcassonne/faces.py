@@ -34,8 +34,17 @@ def rotate(mask: int, rotation: int) -> int:
 
 
 def edge_list(mask: int) -> list[str]:
-    """The edge names of a mask, in N, E, S, W order."""
-    return [name for i, name in enumerate(EDGE_NAMES) if mask >> i & 1]
+    """The edge names of a mask, in N, E, S, W order (a new list)."""
+    return list(_EDGES[mask & 15])
+
+
+_EDGES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(name for i, name in enumerate(EDGE_NAMES) if mask >> i & 1) for mask in range(16)
+)
+"""The edge names of each of the 16 masks (a mask's bits beyond the fourth name no edge)."""
+
+EDGE_TEXT: tuple[str, ...] = tuple("+".join(names) for names in _EDGES)
+"""The edges of each of the 16 masks as a sentence names them (``"N+E"``)."""
 
 
 def validate_faces(data: dict[str, Any]) -> None:
@@ -99,6 +108,15 @@ ROTATIONS: dict[str, tuple[int, ...]] = {
 """The rotations that give distinct placements (the band has two, the others four)."""
 
 
+_MASKS: dict[str, tuple[int, ...]] = {
+    face: tuple(rotate(mask, r) for r in range(4)) for face, mask in BASE_MASK.items()
+}
+"""Each face's city edges at rotations 0-3 (a placement's mask is looked up, not turned)."""
+
+
 def face_mask(face: str, rotation: int) -> int:
     """The city edges of ``face`` turned ``rotation`` quarter turns clockwise."""
-    return rotate(BASE_MASK[face], rotation)
+    try:
+        return _MASKS[face][rotation]
+    except IndexError:  # beyond -4..3: turned as rotate turns it
+        return rotate(BASE_MASK[face], rotation)

@@ -19,6 +19,7 @@ from engine.carcassonne.faces import (
     CATAPULT,
     CITY_FACES,
     DICE,
+    EDGE_TEXT,
     FACES,
     KNIGHT,
     ROTATIONS,
@@ -107,7 +108,7 @@ class Carcassonne(Game):
         if self.is_over(state) or seat != turn.seat:
             return []
         grid = grid_of(turn)
-        cells = geometry.frontier(grid)
+        cells = [(x, y, *geometry.shared_edges(grid, (x, y))) for x, y in geometry.frontier(grid)]
         actions: list[Action] = []
         seen: set[str] = set()
         knight: int | None = None
@@ -122,9 +123,10 @@ class Carcassonne(Game):
             if die.face in seen:
                 continue
             seen.add(die.face)
-            for x, y in cells:
-                for rotation in ROTATIONS[die.face]:
-                    if geometry.fits(grid, (x, y), face_mask(die.face, rotation)):
+            masks = [(rotation, face_mask(die.face, rotation)) for rotation in ROTATIONS[die.face]]
+            for x, y, shared, city in cells:  # geometry.fits, for a cell of the frontier
+                for rotation, mask in masks:
+                    if mask & shared == city:
                         actions.append(
                             {"type": "place", "die": index, "x": x, "y": y, "rotation": rotation}
                         )
@@ -160,33 +162,33 @@ class Carcassonne(Game):
         return super().describe(state, seat, action)
 
     def describe_all(self, state: CarcassonneState, seat: int, actions: list[Action]) -> list[str]:
-        grid = grid_of(state.turn)  # built once for every placement
+        turn = state.turn
+        grid = grid_of(turn)  # built once for every placement
+        closing = geometry.Closing(grid)
         return [
-            self._place_text(state.turn, grid, action)
+            self._place_text(turn, grid, action, closing)
             if action.get("type") == "place"
             else self.describe(state, seat, action)
             for action in actions
         ]
 
     @staticmethod
-    def _place_text(turn: Turn, grid: geometry.Grid, action: Action) -> str:
-        """The sentence of a placement on ``grid`` (the turn's; left as it was)."""
+    def _place_text(
+        turn: Turn, grid: geometry.Grid, action: Action, closing: geometry.Closing | None = None
+    ) -> str:
+        """The sentence of a placement on ``grid`` (the turn's; left as it was; ``closing``:
+        the grid's, if the caller describes several)."""
         face = turn.roll[action["die"]].face
         mask = face_mask(face, action["rotation"])
         cell = (action["x"], action["y"])
         text = (
-            f"Place die {action['die']} ({face}, city on {'+'.join(edge_list(mask))}) "
+            f"Place die {action['die']} ({face}, city on {EDGE_TEXT[mask]}) "
             f"at ({cell[0]}, {cell[1]})"
         )
         if cell in grid:  # not a legal placement: say it as the grid would have it
-            grid = {**grid, cell: mask}
-            size = geometry.closed_size(grid, cell)
+            size = geometry.closed_size({**grid, cell: mask}, cell)
         else:
-            grid[cell] = mask
-            try:
-                size = geometry.closed_size(grid, cell)
-            finally:
-                del grid[cell]
+            size = (closing or geometry.Closing(grid)).size(cell, mask)
         if size is not None:
             text += f", closing a city of {size}"
         return text

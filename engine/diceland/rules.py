@@ -220,8 +220,9 @@ class Diceland(Game):
         return super().describe(state, seat, action)
 
     def usable(self, state: DicelandState, seat: int, colour: str, n: int) -> bool:
-        """Whether ``n`` dice of ``colour`` have somewhere to go on ``seat``'s map now."""
-        return bool(self.board(state, seat).placements(self.crossed(state, seat), colour, n))
+        """Whether ``n`` dice of ``colour`` have somewhere to go on ``seat``'s map now (that
+        the placements are not none, without listing them: ``Board.has_placement``)."""
+        return self.board(state, seat).has_placement(self.crossed(state, seat), colour, n)
 
     # --- moves ----------------------------------------------------------------------------
     def check_rules(self, state: DicelandState, seat: int, action: Action) -> None:

@@ -7,11 +7,14 @@ search bots, giving each seat that has decided a random legal choice.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+import orjson
 
 from engine.contract import Action, Game, View
 from engine.dice import Dice
-from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board
+from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
 from engine.diceland.maps import edition_boards, edition_data, edition_of
 from engine.diceland.state import Choice, DicelandState, Phase
 
@@ -46,20 +49,34 @@ def choice_json(state: DicelandState, seat: int, choice: Choice) -> dict[str, An
     return out
 
 
-def _player_view(state: DicelandState, seat: int, viewer: int | None) -> View:
-    board, crossed = board_of(state, seat), crossed_mask(state, seat)
+@functools.lru_cache(maxsize=4096)
+def _crossed_part(edition: int, name: str, crossed: int) -> bytes:
+    """What a player's view says of the crosses ``crossed`` on the map ``name`` (its
+    hexes, treasures and territories), as JSON: a view parses a fresh copy. The same crosses
+    stand over many moves (every choose, throw and stop, and the other seats' turns), so the
+    4,096 (map, crosses) pairs used last are kept (values only; a few hundred bytes each)."""
+    board = edition_boards(edition)[name]
     working = {}
     for c in COLOURS:
         terr = board.working_on(crossed, c)
         if terr is not None:
             working[c] = terr.id
+    return orjson.dumps(
+        {
+            "crosses": [board.coords[i] for i in bits(crossed)],
+            "treasures": board.treasures_by_colour(crossed),
+            "treasure_total": board.treasure_count(crossed),
+            "completed": board.completed_colours(crossed),
+            "working_on": working,
+        }
+    )
+
+
+def _player_view(state: DicelandState, seat: int, viewer: int | None) -> View:
+    name = state.maps[seat]
     out: View = {
-        "map": state.maps[seat],
-        "crosses": board.hexes_of(crossed),
-        "treasures": board.treasures_by_colour(crossed),
-        "treasure_total": board.treasure_count(crossed),
-        "completed": board.completed_colours(crossed),
-        "working_on": working,
+        "map": name,
+        **orjson.loads(_crossed_part(state.edition, name, crossed_mask(state, seat))),
     }
     if state.phase == Phase.CROSS:
         choice = state.choices[seat]
@@ -80,12 +97,11 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
         active = state.treasure_queue[0]
     elif state.phase == Phase.OVER:
         active = None
+    players = [_player_view(state, s, seat) for s in range(state.seats)]
     return {
         "seats": state.seats,
         "you": seat,
-        "scores": [
-            board_of(state, s).treasure_count(crossed_mask(state, s)) for s in range(state.seats)
-        ],
+        "scores": [p["treasure_total"] for p in players],
         "active": active,
         "pending": pending,
         "turn": state.turn,
@@ -107,7 +123,7 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
             if state.phase == Phase.TREASURE
             else None
         ),
-        "players": [_player_view(state, s, seat) for s in range(state.seats)],
+        "players": players,
         "last_phase2": [choice_json(state, s, c) for s, c in enumerate(state.last_phase2)],
         "winners": list(state.winners),
         "maps": {m: edition_data(state.edition)[m] for m in sorted(set(state.maps))},

@@ -68,9 +68,24 @@ def areas(layout: Layout, occupant: Sequence[int], seat: int) -> list[list[int]]
 
 
 def largest_area(layout: Layout, occupant: Sequence[int], seat: int) -> int:
-    """Size of ``seat``'s largest connected area of markers (0 without markers)."""
-    found = areas(layout, occupant, seat)
-    return len(found[0]) if found else 0
+    """Size of ``seat``'s largest connected area of markers (0 without markers): the first
+    of :func:`areas`, measured without listing them."""
+    best = 0
+    seen: set[int] = set()
+    for start, o in enumerate(occupant):
+        if o != seat or start in seen:
+            continue
+        area = [start]
+        seen.add(start)
+        i = 0
+        while i < len(area):
+            for n in layout.neighbours[area[i]]:
+                if occupant[n] == seat and n not in seen:
+                    seen.add(n)
+                    area.append(n)
+            i += 1
+        best = max(best, len(area))
+    return best
 
 
 def score_breakdown(
@@ -88,7 +103,7 @@ def score_breakdown(
     most = max(fires) if fires else 0
     out = []
     for seat in range(len(fires)):
-        placed = sum(1 for o in occupant if o == seat)
+        placed = occupant.count(seat)
         big = largest_area(layout, occupant, seat)
         parts = {
             "largest_area": big,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from engine.contract import Action
@@ -48,8 +49,18 @@ def distinct_keeps(state: KingState) -> list[list[int]]:
     A keep is :func:`canonical_keep`'s own exactly when, for every kept die, each lower die
     showing the same face is kept too (the kept dice of a face are its lowest ones)."""
     faces = thrown_faces(state)
-    lower = [sum(1 << j for j in range(i) if faces[j] == faces[i]) for i in range(6)]
-    return [[*keep] for keep, mask in _KEEP_MASKS if all(lower[i] & ~mask == 0 for i in keep)]
+    lower = tuple(sum(1 << j for j in range(i) if faces[j] == faces[i]) for i in range(6))
+    return [[*keep] for keep in _canonical_keeps(lower)]
+
+
+@functools.lru_cache(maxsize=256)
+def _canonical_keeps(lower: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The keeps whose every kept die has its lower dice of the same face (``lower[i]``, a
+    mask) kept too. It depends only on which dice show equal faces: at most 203 patterns
+    (the partitions of six dice), all kept once worked out."""
+    return tuple(
+        tuple(keep) for keep, mask in _KEEP_MASKS if all(lower[i] & ~mask == 0 for i in keep)
+    )
 
 
 def thrown_faces(state: KingState) -> list[tuple[int, str]]:

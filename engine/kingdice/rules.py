@@ -31,7 +31,7 @@ from engine.kingdice.bots import BOTS
 from engine.kingdice.data import CARDS, DRAGON_FIRES, GOLD_GEMS, LAYOUTS, MARKERS, WHITE_GEMS
 from engine.kingdice.picture import render_svg
 from engine.kingdice.state import KingState, Phase, Player
-from engine.kingdice.texts import describe_action
+from engine.kingdice.texts import describe_action, describe_actions
 from engine.kingdice.view import make_view, sample_state
 
 
@@ -121,6 +121,9 @@ class KingOfTheDice(Game):
 
     def describe(self, state: KingState, seat: int, action: Action) -> str:
         return describe_action(state, action)
+
+    def describe_all(self, state: KingState, seat: int, actions: list[Action]) -> list[str]:
+        return describe_actions(state, actions)
 
     # --- moves --------------------------------------------------------------------------
     def check_rules(self, state: KingState, seat: int, action: Action) -> None:

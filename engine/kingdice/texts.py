@@ -10,6 +10,34 @@ from engine.kingdice.queries import layout
 from engine.kingdice.state import KingState
 
 
+def describe_actions(state: KingState, actions: list[Action]) -> list[str]:
+    """:func:`describe_action`'s sentence of each of ``actions``, the dice named once for
+    all the rerolls (a roll's legal actions are mostly rerolls: one per set of dice kept)."""
+    labels: list[str] | None = None
+    out = []
+    for action in actions:
+        if action.get("type") == "reroll":
+            if labels is None:
+                labels = _dice_labels(state)
+            out.append(_reroll_text(labels, action))
+        else:
+            out.append(describe_action(state, action))
+    return out
+
+
+def _dice_labels(state: KingState) -> list[str]:
+    """Each thrown die as a sentence names it (``"3 red"``)."""
+    return [f"{n} {DICE[i][n - 1]}" for i, n in enumerate(state.dice)]
+
+
+def _reroll_text(labels: list[str], action: Action) -> str:
+    keep = action.get("keep", [])
+    if not keep:
+        return "Reroll everything"
+    shown = [label for i, label in enumerate(labels) if i in keep]
+    return f"Keep {', '.join(shown)}; reroll the rest"
+
+
 def describe_action(state: KingState, action: Action) -> str:
     """A short sentence for a person choosing ``action`` (menus, logs)."""
     kind = action.get("type")
@@ -19,9 +47,7 @@ def describe_action(state: KingState, action: Action) -> str:
     if kind == "stop":
         return "Stop rolling and use this result"
     if kind == "reroll":
-        keep = action.get("keep", [])
-        shown = [f"{n} {DICE[i][n - 1]}" for i, n in enumerate(state.dice) if i in keep]
-        return "Reroll everything" if not keep else f"Keep {', '.join(shown)}; reroll the rest"
+        return _reroll_text(_dice_labels(state), action)
     if kind == "hire":
         stack: Any = action.get("stack")
         valid = isinstance(stack, int) and 1 <= stack <= 5 and state.stacks[stack - 1]

@@ -58,12 +58,14 @@ def held_json(card_id: int) -> dict[str, Any]:
 
 def unseen_tiles(state: KingState) -> list[str]:
     """Tiles in the stockpile or the box, by terrain, sorted (public by counting)."""
-    left = Counter(LAYOUTS[state.seats].terrain)
-    for space, tiled in enumerate(state.tiled):
-        if tiled:
-            left[LAYOUTS[state.seats].terrain[space]] -= 1
-    for tile in state.drawn:
-        left[tile] -= 1
+    left = Counter(
+        [
+            terrain
+            for terrain, tiled in zip(LAYOUTS[state.seats].terrain, state.tiled, strict=True)
+            if not tiled
+        ]
+    )
+    left.subtract(state.drawn)
     return sorted(left.elements())
 
 
@@ -89,21 +91,44 @@ def _static_spaces(players: int) -> list[dict[str, Any]]:
 
 _STATIC = {players: _static_spaces(players) for players in LAYOUTS}
 
+_SPACES = {
+    players: [
+        (d["id"], d["terrain"], d["half"], d["q"], d["r"], d["x"], d["y"], d["neighbours"])
+        for d in spaces
+    ]
+    for players, spaces in _STATIC.items()
+}
+"""Each space's static fields in the order a view gives them (a view writes each space
+out as one dict display, not as a copy of ``_STATIC``'s dict and five more keys)."""
+
 
 def make_view(state: KingState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) may see. Every seat sees the same public data."""
     parts = scores(state)
     spaces = [
         {
-            **static,
-            "neighbours": list(static["neighbours"]),
-            "tile": state.tiled[s],
-            "face_down": state.face_down[s],
-            "marker": state.occupant[s] if state.occupant[s] >= 0 else None,
-            "dragon": state.occupant[s] == DRAGON,
-            "gem": state.gem[s] or None,
+            "id": s,
+            "terrain": terrain,
+            "half": half,
+            "q": q,
+            "r": r,
+            "x": x,
+            "y": y,
+            "neighbours": [*neighbours],
+            "tile": tile,
+            "face_down": face_down,
+            "marker": occupant if occupant >= 0 else None,
+            "dragon": occupant == DRAGON,
+            "gem": gem or None,
         }
-        for s, static in enumerate(_STATIC[state.seats])
+        for (s, terrain, half, q, r, x, y, neighbours), tile, face_down, occupant, gem in zip(
+            _SPACES[state.seats],
+            state.tiled,
+            state.face_down,
+            state.occupant,
+            state.gem,
+            strict=True,
+        )
     ]
     players = []
     for s, p in enumerate(state.players):
@@ -116,7 +141,7 @@ def make_view(state: KingState, seat: int | None) -> dict[str, Any]:
                 "white": p.white,
                 "dragon_fires": p.fires,
                 "markers_left": p.markers,
-                "markers_on_map": sum(1 for o in state.occupant if o == s),
+                "markers_on_map": state.occupant.count(s),
                 "largest_area": parts[s]["largest_area"],
             }
         )
