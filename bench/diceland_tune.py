@@ -48,7 +48,10 @@ the other seven on the first ``--seeds`` mirrored seeds of a saved fairness run
 fixed by its maps and its seed, so the saved edition's games need no replay). It prints the
 map's rate against the field (paired difference, 95 % CI) and, from a strength model fitted to
 the saved rates (``rate(A v B) = logistic(sA - sB)``, :func:`strengths`), the pairs the saved
-run would have inside 45-55 % with the map's strength moved by what the candidate measured:
+run would have inside 45-55 % with the map's strength moved by what the candidate measured, and
+the candidate's rate less the saved map's over all the saved seeds (a small edit soon parts
+the games, so the pairing is weak and a paired difference on a few seeds carries the saved
+map's luck on them, RULES.md, the twelfth round):
 ``nice -n 19 python bench/diceland_tune.py --heads-up e4_hu.json --seeds 40 --measure
 bench/diceland_candidates/k1.json --jobs 2``. A file with one candidate a map also gets the
 prediction with every candidate's shift together. ``--first-seed K`` takes the saved run's
@@ -479,7 +482,9 @@ def measure_heads_up(
             console.print(
                 f"    {label} ({m}): {statistics.fmean(old):.3f} -> {statistics.fmean(new):.3f} "
                 f"({diff.mean:+.3f}±{diff.half:.3f}); strength {s[m]:+.2f} -> "
-                f"{s[m] + shift:+.2f}; predicted inside {inside_with(full, {m: shift})} of 28",
+                f"{s[m] + shift:+.2f}; predicted inside {inside_with(full, {m: shift})} of 28; "
+                f"against all {len(units[(m, others[0])])} saved seeds "
+                f"{statistics.fmean(new) - base:+.3f}",
                 soft_wrap=True,
             )
         if 1 < len(shifts[bot]) == len(spec):
@@ -590,7 +595,8 @@ def main() -> None:
                 if args.options:
                     kept = rank_screen(found, spec, args.keep, console)
                     if args.write:
-                        Path(args.write).write_text(json.dumps(kept, indent=1) + "\n")
+                        rows = (f" {json.dumps(k)}: {json.dumps(v)}" for k, v in kept.items())
+                        Path(args.write).write_text("{\n" + ",\n".join(rows) + "\n}\n")
             elif args.measure:
                 measure_named(pool, args.measure, args.units, args.tag, console, progress)
             else:

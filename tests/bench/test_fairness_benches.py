@@ -197,7 +197,8 @@ def test_diceland_tune_measures_named_candidates_heads_up_paired_with_a_saved_ru
     assert re.search(r"^  random: saved run inside \d+ of 28; strengths A [+-]0\.\d\d ", out, re.M)
     assert re.search(
         r"^    D out \(D\): 0\.\d{3} -> 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\); strength "
-        r"[+-]\d\.\d\d -> [+-]\d\.\d\d; predicted inside \d+ of 28$",
+        r"[+-]\d\.\d\d -> [+-]\d\.\d\d; predicted inside \d+ of 28; against all 2 saved seeds "
+        r"[+-]0\.\d{3}$",
         out,
         re.M,
     ), out
