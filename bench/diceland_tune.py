@@ -48,10 +48,22 @@ the other seven on the first ``--seeds`` mirrored seeds of a saved fairness run
 fixed by its maps and its seed, so the saved edition's games need no replay). It prints the
 map's rate against the field (paired difference, 95 % CI) and, from a strength model fitted to
 the saved rates (``rate(A v B) = logistic(sA - sB)``, :func:`strengths`), the pairs the saved
-run would have inside 45-55 % with the map's strength moved by what the candidate measured:
+run would have inside 45-55 % with the map's strength moved by what the candidate measured, and
+the candidate's rate less the saved map's over all the saved seeds (a small edit soon parts
+the games, so the pairing is weak and a paired difference on a few seeds carries the saved
+map's luck on them, RULES.md, the twelfth round):
 ``nice -n 19 python bench/diceland_tune.py --heads-up e4_hu.json --seeds 40 --measure
 bench/diceland_candidates/k1.json --jobs 2``. A file with one candidate a map also gets the
-prediction with every candidate's shift together.
+prediction with every candidate's shift together. ``--first-seed K`` takes the saved run's
+seeds from K on: fresh seeds to measure a screen's pick again (a pick of the best of several
+on the same seeds carries their luck, RULES.md, the eleventh round).
+
+``--options MAP [MAP ...]`` with ``--heads-up SAVED`` screens every single edit the maps allow
+(``mapgen.edit_options``; ``--kinds`` to keep some kinds) the same way, ranks them by the pairs
+the model predicts inside for the two bots together, and writes the best ``--keep`` as a
+candidates file (``--write``) for the measure on fresh seeds: ``nice -n 19 python
+bench/diceland_tune.py --options F --heads-up m1_run.json --seeds 20 --first-seed 100 --keep 8
+--write picks.json --jobs 2``.
 """
 
 from __future__ import annotations
@@ -387,18 +399,41 @@ def inside_with(rates: dict[tuple[str, str], float], shifts: dict[str, float]) -
     )
 
 
+Spec = dict[str, tuple[str, list[Any]]]
+"""Named candidates: label -> (map, edits on top of the design's own, as JSON lists)."""
+
+
+def options_spec(
+    names: Sequence[str], kinds: Sequence[str] = ("treasure", "hex", "colour")
+) -> Spec:
+    """Every single edit of ``kinds`` the maps ``names`` allow on top of their design's edits
+    (``mapgen.edit_options``), as named candidates (``--options``)."""
+    spec: Spec = {}
+    for m in names:
+        design = design_of(m)
+        for (kind, a, b), _ in edit_options(
+            design, unedited(design), rebuild(design, design.edits)
+        ):
+            if kind in kinds:
+                spec[f"{m}-{kind}-{a[0]},{a[1]}-{b[0]},{b[1]}"] = (m, [[kind, list(a), list(b)]])
+    return spec
+
+
 def measure_heads_up(
     pool: Executor,
-    path: str,
+    spec: Spec,
     saved_path: str,
-    seeds: int,
+    seeds: range,
     console: Console,
     progress: Progress,
-) -> None:
-    """Named candidates (``--measure FILE`` with ``--heads-up SAVED``) heads-up against the
-    field on a saved run's first ``seeds`` mirrored seeds, paired with its units (module doc)."""
-    spec = json.loads(Path(path).read_text())
+) -> dict[str, dict[str, tuple[float, int]]]:
+    """Named candidates (``--measure FILE`` or ``--options``, with ``--heads-up SAVED``)
+    heads-up against the field on the saved run's mirrored ``seeds``, paired with its units
+    (module doc). Returns each candidate's paired difference and predicted pairs inside, per
+    bot."""
     saved = json.loads(Path(saved_path).read_text())
+    if any(len(v) < seeds.stop for v in saved[BOTS[0]]["heads_up"].values()):
+        raise SystemExit(f"{saved_path} has fewer than {seeds.stop} seeds a pair")
     field_maps = {m: rebuild(design_of(m), design_of(m).edits) for m in MAP_NAMES}
     futures = []
     for label, (m, extra) in spec.items():
@@ -407,8 +442,8 @@ def measure_heads_up(
         maps = {**field_maps, m: rebuild(design, [*design.edits, *more])}
         for bot in BOTS:
             for other in MAP_NAMES:
-                for k in range(0, seeds, 10) if other != m else ():
-                    ks = range(k, min(seeds, k + 10))
+                for k in seeds[::10] if other != m else ():
+                    ks = range(k, min(seeds.stop, k + 10))
                     fut = pool.submit(on_maps, maps, mirrored, bot, m, other, ks)
                     futures.append((label, bot, other, fut))
     task = progress.add_task(f"{len(spec)} candidates heads-up", total=len(futures))
@@ -418,11 +453,13 @@ def measure_heads_up(
         progress.advance(task)
     progress.remove_task(task)
     console.print(
-        f"{seeds} mirrored seeds a pair ({14 * seeds} games a candidate and bot), the map "
+        f"{len(seeds)} mirrored seeds a pair ({14 * len(seeds)} games a candidate and bot; "
+        f"seeds {seeds.start}-{seeds.stop - 1}), the map "
         "against the field: saved -> candidate (paired difference, 95 % CI); pairs inside "
         "45-55 % predicted for the whole saved run with the map's strength moved"
     )
     shifts: dict[str, dict[str, float]] = {bot: {} for bot in BOTS}
+    found: dict[str, dict[str, tuple[float, int]]] = {label: {} for label in spec}
     for bot in BOTS:
         units = saved_rates(saved, bot)
         full = {pair: statistics.fmean(v) for pair, v in units.items()}
@@ -433,22 +470,50 @@ def measure_heads_up(
         )
         for label, (m, _) in spec.items():
             others = [o for o in MAP_NAMES if o != m]
-            new = [statistics.fmean(got[(label, bot, o)][i] for o in others) for i in range(seeds)]
-            old = [statistics.fmean(units[(m, o)][i] for o in others) for i in range(seeds)]
+            new = [
+                statistics.fmean(got[(label, bot, o)][i] for o in others) for i in range(len(seeds))
+            ]
+            old = [statistics.fmean(units[(m, o)][i] for o in others) for i in seeds]
             diff = Estimate.of([a - b for a, b in zip(new, old, strict=True)])
             base = statistics.fmean(full[(m, o)] for o in others)
             shift = logit(base + diff.mean) - logit(base)
             shifts[bot][m] = shift
+            found[label][bot] = (diff.mean, inside_with(full, {m: shift}))
             console.print(
                 f"    {label} ({m}): {statistics.fmean(old):.3f} -> {statistics.fmean(new):.3f} "
                 f"({diff.mean:+.3f}±{diff.half:.3f}); strength {s[m]:+.2f} -> "
-                f"{s[m] + shift:+.2f}; predicted inside {inside_with(full, {m: shift})} of 28",
+                f"{s[m] + shift:+.2f}; predicted inside {inside_with(full, {m: shift})} of 28; "
+                f"against all {len(units[(m, others[0])])} saved seeds "
+                f"{statistics.fmean(new) - base:+.3f}",
                 soft_wrap=True,
             )
         if 1 < len(shifts[bot]) == len(spec):
             console.print(
                 f"    all together: predicted inside {inside_with(full, shifts[bot])} of 28"
             )
+    return found
+
+
+def rank_screen(
+    found: dict[str, dict[str, tuple[float, int]]], spec: Spec, keep: int, console: Console
+) -> Spec:
+    """The ``keep`` candidates with the most pairs predicted inside for the two bots together
+    (ties: the smaller shifts), printed; a screen's pick is to be measured again on fresh
+    seeds (``--first-seed``) before it is judged."""
+    ranked = sorted(
+        found,
+        key=lambda c: (
+            -sum(found[c][b][1] for b in BOTS),
+            sum(abs(found[c][b][0]) for b in BOTS),
+        ),
+    )[:keep]
+    console.print(f"best {len(ranked)} by pairs predicted inside (heuristic + random):")
+    for label in ranked:
+        console.print(
+            f"  {label}: "
+            + "; ".join(f"{b} {found[label][b][0]:+.3f} -> {found[label][b][1]}" for b in BOTS)
+        )
+    return {label: spec[label] for label in ranked}
 
 
 def parse_stages(text: str) -> list[tuple[dict[str, int], int]]:
@@ -485,6 +550,26 @@ def main() -> None:
         help="with --measure: measure heads-up against this saved fairness run's seeds",
     )
     parser.add_argument("--seeds", type=int, default=40, help="mirrored seeds (--heads-up)")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="the saved run's first seed to use (--heads-up): fresh seeds for a screen's pick",
+    )
+    parser.add_argument(
+        "--options",
+        nargs="+",
+        metavar="MAP",
+        help="with --heads-up: screen every single edit these maps allow (instead of --measure)",
+    )
+    parser.add_argument(
+        "--kinds",
+        nargs="+",
+        default=["treasure", "hex", "colour"],
+        help="the edit kinds to screen (--options)",
+    )
+    parser.add_argument("--keep", type=int, default=6, help="candidates to keep (--options)")
+    parser.add_argument("--write", help="write the kept candidates to this file (--options)")
     args = parser.parse_args()
     stages = parse_stages(args.stages)
     console = Console(width=120, soft_wrap=True) if not sys.stdout.isatty() else Console()
@@ -497,12 +582,25 @@ def main() -> None:
         )
     current = {m: Candidate(edits[m], rebuild(designs[m], edits[m])) for m in MAP_NAMES}
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
-    if args.measure:
+    if args.measure or args.options:
         with pool, Progress(console=console, transient=True) as progress:
             if args.heads_up:
-                measure_heads_up(pool, args.measure, args.heads_up, args.seeds, console, progress)
-            else:
+                seeds = range(args.first_seed, args.first_seed + args.seeds)
+                spec: Spec = (
+                    options_spec(args.options, args.kinds)
+                    if args.options
+                    else json.loads(Path(args.measure).read_text())
+                )
+                found = measure_heads_up(pool, spec, args.heads_up, seeds, console, progress)
+                if args.options:
+                    kept = rank_screen(found, spec, args.keep, console)
+                    if args.write:
+                        rows = (f" {json.dumps(k)}: {json.dumps(v)}" for k, v in kept.items())
+                        Path(args.write).write_text("{\n" + ",\n".join(rows) + "\n}\n")
+            elif args.measure:
                 measure_named(pool, args.measure, args.units, args.tag, console, progress)
+            else:
+                parser.error("--options needs --heads-up")
         return
     with pool, Progress(console=console, transient=True) as progress:
         for rnd in range(args.first_round, args.first_round + args.rounds):

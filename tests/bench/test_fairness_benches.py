@@ -193,14 +193,41 @@ def test_diceland_tune_measures_named_candidates_heads_up_paired_with_a_saved_ru
     out = run_bench(
         "diceland_tune.py", "--measure", str(spec), "--heads-up", str(saved), "--seeds", "2"
     )
-    assert "2 mirrored seeds a pair (28 games a candidate and bot)" in out
+    assert "2 mirrored seeds a pair (28 games a candidate and bot; seeds 0-1)" in out
     assert re.search(r"^  random: saved run inside \d+ of 28; strengths A [+-]0\.\d\d ", out, re.M)
     assert re.search(
         r"^    D out \(D\): 0\.\d{3} -> 0\.\d{3} \([+-]0\.\d{3}±0\.\d{3}\); strength "
-        r"[+-]\d\.\d\d -> [+-]\d\.\d\d; predicted inside \d+ of 28$",
+        r"[+-]\d\.\d\d -> [+-]\d\.\d\d; predicted inside \d+ of 28; against all 2 saved seeds "
+        r"[+-]0\.\d{3}$",
         out,
         re.M,
     ), out
+
+
+def test_diceland_tune_screens_every_edit_of_a_map_on_fresh_seeds_and_keeps_the_best(tmp_path):
+    """``--options MAP``: every single edit the map allows (here its recolourings), heads-up
+    on the saved run's seeds from ``--first-seed``, ranked by the pairs predicted inside, the
+    best written out."""
+    saved, kept = tmp_path / "run.json", tmp_path / "kept.json"
+    run_bench(
+        "diceland_fairness.py",
+        *("--deals", "0", "--pairs", "3", "--seat-games", "1", "--save", str(saved)),
+    )
+    out = run_bench(
+        "diceland_tune.py",
+        *("--options", "D", "--kinds", "colour", "--heads-up", str(saved)),
+        *("--seeds", "1", "--first-seed", "2"),
+        *("--keep", "2", "--write", str(kept)),
+    )
+    assert "1 mirrored seeds a pair (14 games a candidate and bot; seeds 2-2)" in out
+    assert re.search(r"^best 2 by pairs predicted inside \(heuristic \+ random\):$", out, re.M)
+    assert re.search(
+        r"^  D-colour-[-\d,]+-[-\d,]+: heuristic [+-]0\.\d{3} -> \d+; random ",
+        out,
+        re.M,
+    ), out
+    best = json.loads(kept.read_text())
+    assert len(best) == 2 and all(m == "D" and len(edits) == 1 for m, edits in best.values())
 
 
 def test_a_strength_model_fitted_to_rates_predicts_them():
