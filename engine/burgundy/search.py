@@ -12,7 +12,12 @@ finish). Every candidate meets the same sampled rolls (common random numbers). T
 instead of one: +1.16 points over the heuristic solo on 200 paired seeds, against +0.25 on
 the same seeds for one round (RULES.md, "search"). A challenger replaces the heuristic's
 favourite when it beats it by one standard error of their paired differences (the shared
-default is two): the rolls are shared, so the differences are measured closely.
+default is two): the rolls are shared, so the differences are measured closely. With
+480 simulations a decision or more (and under a time budget, 1 s by default) the search is
+wide: the heuristic's 16 best decisions of distinct effect instead of its eight best as
+listed (where a silver's two marks in either order took two places), halved first after
+eight worlds instead of four, so the extra simulations look at more decisions rather than
+only at the last two (RULES.md, "search").
 """
 
 from __future__ import annotations
