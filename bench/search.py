@@ -41,6 +41,7 @@ bots' code that wrote it). The CPU budget counts the games' CPU in whichever pro
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import os
@@ -196,6 +197,9 @@ def burgundy_heuristic(console: Console, seconds: float) -> None:
 # --- solo -------------------------------------------------------------------------------
 def search_bot(game: Game, args: argparse.Namespace) -> Bot:
     make: Any = game.bots["search"]  # a search factory takes its budget
+    if getattr(args, "bot", None):
+        module, _, name = args.bot.partition(":")
+        make = getattr(importlib.import_module(module), name)
     if args.iterations:
         return make(iterations=args.iterations)
     return make(budget_ms=args.budget_ms)
@@ -668,6 +672,9 @@ def main(argv: Sequence[str] | None = None) -> Any:
     parser.add_argument("--iterations", type=int, default=0)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--seconds", type=float, default=3.0, help="per cell (speed)")
+    parser.add_argument(
+        "--bot", help="solo: this search (module:Class) in the catalogue search's place"
+    )
     parser.add_argument("--log", help="append each solo seed's figures to this file (JSON lines)")
     parser.add_argument("--only", help="tournaments: these games (comma-separated)")
     parser.add_argument("--seat-counts", default="2,3,4", help="tournaments: these seat counts")

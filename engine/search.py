@@ -189,6 +189,8 @@ class Lookahead:
     """Most candidates the default :meth:`candidates` keeps."""
     switch_z: float = SWITCH_Z
     """See :func:`clearly_better` (0: the best mean wins)."""
+    first_cut: int = FIRST_CUT
+    """Worlds played before the first halving of the candidates."""
 
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         """The actions worth simulating, the favourite first (default: the rollout bot's
@@ -318,7 +320,7 @@ class SearchBot(Bot):
         history: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         worlds = simulations = 0
-        cut = FIRST_CUT
+        cut = look.first_cut
         most = look.worlds(view)
         while True:
             world_seed = f"{base}:{worlds}"

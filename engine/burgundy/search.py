@@ -12,7 +12,12 @@ finish). Every candidate meets the same sampled rolls (common random numbers). T
 instead of one: +1.16 points over the heuristic solo on 200 paired seeds, against +0.25 on
 the same seeds for one round (RULES.md, "search"). A challenger replaces the heuristic's
 favourite when it beats it by one standard error of their paired differences (the shared
-default is two): the rolls are shared, so the differences are measured closely.
+default is two): the rolls are shared, so the differences are measured closely. With
+480 simulations a decision or more (and under a time budget, 1 s by default) the search is
+wide: the heuristic's 16 best decisions of distinct effect instead of its eight best as
+listed (where a silver's two marks in either order took two places), halved first after
+eight worlds instead of four, so the extra simulations look at more decisions rather than
+only at the last two (RULES.md, "search").
 """
 
 from __future__ import annotations
@@ -30,6 +35,32 @@ CANDIDATES = 8
 """Decisions kept as candidates (by the heuristic's one-round score)."""
 ROUNDS_AHEAD = 2
 """Rounds the heuristic plays after the candidate's round before the leaf is valued."""
+WIDE_FROM = 480
+"""Iteration budgets from which the search is wide (a time budget always is): :data:`WIDE`
+candidates of distinct effect, the first halving after :data:`WIDE_FIRST_CUT` worlds."""
+WIDE = 16
+WIDE_FIRST_CUT = 8
+
+
+def effect(action: Action, pips: list[int]) -> Any:
+    """What a round decision does to its own sheet: the sale, the bonus kind spent and the
+    marks (hex and number, in either order). Two decisions with the same effect leave the
+    same sheet and bonuses (e.g. a silver's two marks given in either order, or a monk
+    changing either of two colour dice to the same colour)."""
+    if action["type"] != "mark":
+        return (action["sell"], action["type"])
+    bonus = action["bonus"]
+    value = pips[action["pip"]]
+    marks = []
+    kind = None
+    if bonus is not None:
+        kind = bonus["kind"]
+        if kind == "worker":
+            value = bonus["value"]
+        elif kind == "silver":
+            marks.append((tuple(bonus["hex"]), pips[bonus["pip"]]))
+    marks.append((tuple(action["hex"]), value))
+    return (action["sell"], kind, frozenset(marks))
 
 
 class BurgundyLookahead(Lookahead):
@@ -41,13 +72,31 @@ class BurgundyLookahead(Lookahead):
     standard error of the paired differences (two before 2026-11-25: +0.62 (+-0.97) on 40
     paired seeds at 240 simulations, RULES.md)."""
 
+    width = CANDIDATES
+    """Most candidates kept (the wide search keeps :data:`WIDE`)."""
+    distinct = False
+    """Whether candidates with the same :func:`effect` as a better-rated one are left out
+    (the wide search's; the narrow one keeps the heuristic's eight best as they are)."""
+
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         bot = self.rollout_bot
         if legal[0]["type"] == "pick_castle":
             return [bot.choose(view, legal, rng)]
         scored = [(score, n) for n, score in enumerate(bot.scores(view, legal))]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
-        return [legal[n] for _, n in scored[:CANDIDATES]]
+        if not self.distinct:
+            return [legal[n] for _, n in scored[: self.width]]
+        kept: list[Action] = []
+        seen: set[Any] = set()
+        pips = view["roll"]["pips"]
+        for _, n in scored:
+            key = effect(legal[n], pips)
+            if key not in seen:
+                seen.add(key)
+                kept.append(legal[n])
+                if len(kept) == self.width:
+                    break
+        return kept
 
     def begin(self, root: BurgundyState, seat: int) -> Any:
         return root.round
@@ -74,6 +123,13 @@ class BurgundySearchBot(SearchBot):
 
     game_name = "burgundy"
     lookahead_class = BurgundyLookahead
+    look: BurgundyLookahead
+
+    def __init__(self, budget_ms: float | None = None, iterations: int | None = None) -> None:
+        super().__init__(budget_ms, iterations)
+        if self.iterations is None or self.iterations >= WIDE_FROM:
+            look = self.look
+            look.width, look.first_cut, look.distinct = WIDE, WIDE_FIRST_CUT, True
 
 
 class FittedLookahead(BurgundyLookahead):

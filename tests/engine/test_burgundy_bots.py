@@ -181,3 +181,67 @@ def test_colour_prospect_counts_only_the_amount_a_colour_can_still_pay():
     assert colour_amounts(view, "orange", 7.0)[:2] == (second, second)
     view["colour_claims"]["orange"] = {"first": [1], "second": [2]}
     assert colour_prospect(colour_amounts(view, "orange", 7.0), 8, 9) == 0.0
+
+
+def _views_with_a_silver_pair() -> list[tuple[dict, list[dict]]]:
+    """Decisions of a seeded heuristic solo game (view, legal list), at least one of them
+    offering a silver's second mark."""
+    from engine.dice import Dice
+
+    state = GAME.setup(1, GAME.validate_options(1, {"variant": "solo"}), Dice("wide"))
+    dice, heuristic, rng = Dice("wide"), HeuristicBot(), random.Random(3)
+    found = []
+    while GAME.result(state) is None:
+        view, legal = GAME.view(state, 0), GAME.legal_actions(state, 0)
+        found.append((view, legal))
+        GAME.apply(state, 0, heuristic.choose(view, legal, rng), dice)
+    assert any(
+        a.get("bonus") and a["bonus"]["kind"] == "silver" for _, legal in found for a in legal
+    )
+    return found
+
+
+def test_wide_search_keeps_sixteen_candidates_of_distinct_effect_from_480_iterations():
+    """From 480 simulations a decision (and under a time budget) the search keeps the
+    heuristic's 16 best decisions that differ in effect (a silver's two marks in either
+    order are one effect) and halves them first after 8 worlds; below, the heuristic's
+    eight best as they are, halved after 4 worlds."""
+    from engine.burgundy.search import BurgundySearchBot, effect
+
+    narrow, wide = BurgundySearchBot(iterations=240), BurgundySearchBot(iterations=480)
+    assert (narrow.look.width, narrow.look.first_cut, narrow.look.distinct) == (8, 4, False)
+    assert (wide.look.width, wide.look.first_cut, wide.look.distinct) == (16, 8, True)
+    assert BurgundySearchBot().look.width == 16, "the default time budget is wide"
+    heuristic, merged = HeuristicBot(), 0
+    for view, legal in _views_with_a_silver_pair()[1:]:
+        scores = heuristic.scores(view, legal)
+        best = sorted(range(len(legal)), key=lambda n: (-scores[n], n))
+        pips = view["roll"]["pips"]
+        rng = random.Random(0)
+        assert narrow.look.candidates(view, legal, rng) == [legal[n] for n in best[:8]]
+        kept = wide.look.candidates(view, legal, rng)
+        effects = [effect(a, pips) for a in kept]
+        assert len(set(effects)) == len(kept) == min(16, len({effect(a, pips) for a in legal}))
+        assert kept[0] == legal[best[0]], "the heuristic's favourite comes first"
+        ranked = [effect(legal[n], pips) for n in best]
+        assert effects == list(dict.fromkeys(ranked))[:16], "best first, first of each effect"
+        merged += len(ranked) - len(set(ranked))
+    assert merged > 0, "some decisions of the game had the same effect"
+
+
+def test_same_effect_means_the_same_sheet_after_the_decision():
+    """Two legal decisions with the same effect leave the same marks, points and bonuses."""
+    from engine.burgundy.search import effect
+    from engine.search import FastDice
+
+    for view, legal in _views_with_a_silver_pair()[1:8]:
+        pips, by_effect = view["roll"]["pips"], {}
+        for action in legal:
+            by_effect.setdefault(effect(action, pips), []).append(action)
+        for same in by_effect.values():
+            after = []
+            for action in same[:3]:
+                state = GAME.sample(view, 0, FastDice("same"))
+                GAME.perform(state, 0, action, FastDice("same"))
+                after.append(state.sheets[0])
+            assert all(sheet == after[0] for sheet in after)
