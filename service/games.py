@@ -568,8 +568,8 @@ class GameService:
         ``known_state``, which the move then changes; none either for a client's move when
         this process holds the record its own last move of the game left, ``service.held``:
         a refusal decided on it, or a commit that finds the game moved on, reads it then), a
-        decision, and one guarded commit that writes only if the game's version is still the
-        one read (else read again, with backoff).
+        decision, and one guarded commit that writes only if the game's version (and its
+        record's stamp) is still the one read (else read again, with backoff).
 
         Returns the answer of the move (version, the caller's events and view) and the move
         as committed (its record and state, which a bot playing on reads no more), or None
@@ -596,7 +596,10 @@ class GameService:
             else:
                 record = known if known is not None else self.record(game_id)
                 state = known_state if known is not None else None
-            stamp = record.stamp if held is not None else None
+            from_held = held is not None
+            # the stamp read or written with the record: a commit on a record lost and
+            # replaced at its version (a failover) is refused, held, known or just read
+            stamp = record.stamp
             held = known = known_state = None
             seat = move.seat
             read_at = record.version
@@ -608,7 +611,7 @@ class GameService:
                     idem_key = self.store.idempotency_key(game_id, seat, move.idempotency_key)
                 decided = self._decide(record, seat, move, state)
             except (Unauthorized, *REFUSED) as refused:
-                if stamp is not None:  # decided on the held record, maybe behind: read it
+                if from_held:  # decided on the held record, maybe behind: read it
                     continue
                 if seat is None:
                     raise
@@ -627,14 +630,14 @@ class GameService:
             bots = self.follow_up.bot_seats(decided.record, after)
             riding = bots if self.jobs.rides_commits else []
             writes = self._writes(decided, seat, move, answer, idem_key, riding)
-            counters = cast("tuple[Counter, ...]", take_riders() if stamp is not None else ())
+            counters = cast("tuple[Counter, ...]", take_riders() if from_held else ())
             committed = self.store.commit_if(game_id, read_at, writes, idem_key, stamp, counters)
             if committed.status == "done":
                 self._follow(decided, seat, after, bots_queued=bool(riding))
                 return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
-            if stamp is None:  # a held record behind the game is read at once
+            if not from_held:  # a held record behind the game is read at once
                 self.store.pause(attempt)
         attempts = self.store.backoff.attempts
         raise Contention(

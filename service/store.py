@@ -296,8 +296,8 @@ for c = 1, tonumber(ARGV[4]) do
 end
 if over then return {'limited', unpack(counts)} end"""
     + _ANSWERED
-    + """local now = redis.call('HMGET', KEYS[1], 'version', 'stamp')
-if now[1] ~= ARGV[1] or now[2] ~= ARGV[3] then return {'moved'} end"""
+    + """if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1]
+  or redis.call('HGET', KEYS[1], 'stamp') ~= ARGV[3] then return {'moved'} end"""
     + _WRITES
 )
 """The script of :meth:`GameStore.commit_if` given a ``stamp``: the request's counters are
@@ -738,12 +738,13 @@ class GameStore:
         ``replicas.count`` > 0 a ``WAIT`` rides in the same round trip; fewer replicas
         raise :class:`NotReplicated` (the write stands).
 
-        With ``stamp``, the game must also still hold that stamp (:attr:`GameRecord.stamp`):
-        the caller decided on a record it holds from its own last write instead of reading
-        it (``moved`` otherwise, as for a version that changed). The ``counters`` (the
-        request's rate-limit count, which no read took along) are then counted first in the
-        same script; one over its limit is settled (it raises its refusal) and nothing is
-        written."""
+        With ``stamp`` (the one the decided record was read or written with), the game must
+        also still hold that stamp (:attr:`GameRecord.stamp`; ``moved`` otherwise, as for a
+        version that changed): a record lost and replaced at the same version, or one the
+        caller holds from its own last write instead of reading it, is told apart. The
+        ``counters`` (the request's rate-limit count, which no read took along) are then
+        counted first in the same script; one over its limit is settled (it raises its
+        refusal) and nothing is written."""
         game_key = self.key_for(game_id, "game")
         recorder = self._node_of(game_key).pipeline(transaction=False)  # never sent
         writes(recorder)

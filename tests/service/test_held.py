@@ -5,6 +5,8 @@ API processes."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import time
 from typing import Any
 
@@ -204,3 +206,136 @@ def test_a_move_over_the_rate_limit_on_a_held_record_is_refused_and_not_written(
     assert redis_client.hget(f"dh:{{{game_id}}}:game", "version") == version, "nothing written"
     again = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat]))
     assert again.status_code == 429, "the refused move was counted"
+
+
+def snapshot(record) -> dict:
+    return {
+        **dataclasses.asdict(record),
+        "state": record.state,
+        "stamp": record.stamp,
+        "state_json": record.state_json,
+        "class": type(record).__name__,
+    }
+
+
+@pytest.mark.parametrize("game", ["burgundy", "diceland", "carcassonne", "kingdice"])
+def test_the_held_record_is_the_record_a_read_gives(two, game):
+    app = two[0]
+    client = app.test_client()
+    body = {
+        "game": game,
+        "seats": [{"kind": "human"}] * 3,
+        "seed": f"held-review-{game}",
+        "visibility": "public",
+        "decision_seconds": 3600,
+    }
+    created = client.post("/v1/games", json=body)
+    if created.status_code != 201:  # a game for two only
+        body["seats"] = body["seats"][:2]
+        created = client.post("/v1/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    tokens = [
+        client.post(f"/v1/games/{game_id}/seats/{s}/join", json={}).get_json()["seat_token"]
+        for s in range(len(body["seats"]))
+    ]
+    rng = random.Random(7)
+    svc = service(app)
+    held_moves = 0
+    for _ in range(40):
+        summary = client.get(f"/v1/games/{game_id}").get_json()
+        if summary["status"] != "active":
+            break
+        seat = int(rng.choice(sorted(summary["to_act"])))
+        legal = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
+        action = rng.choice(legal.get_json()["actions"])["action"]
+        url = f"/v1/games/{game_id}/actions"
+        was_held = svc.held._entries.get(game_id) is not None
+        moved = client.post(url, json={"action": action}, headers=auth(tokens[seat]))
+        assert moved.status_code == 200, moved.get_json()
+        held_moves += was_held
+        held = svc.held._entries.get(game_id)
+        if held is not None:
+            assert snapshot(held) == snapshot(svc.store.load(game_id))
+    assert held_moves > 3
+
+
+def test_two_threads_of_one_process_posting_one_move_make_it_once(two):
+    import threading
+
+    app = two[0]
+    svc = service(app)
+    game_id, tokens = start(app.test_client())
+    url = f"/v1/games/{game_id}/actions"
+    for _ in range(30):
+        client = app.test_client()
+        if client.get(f"/v1/games/{game_id}").get_json()["status"] != "active":
+            break
+        seat = owing(client, game_id)
+        legal = client.get(f"/v1/games/{game_id}/legal-actions", headers=auth(tokens[seat]))
+        sent = {**auth(tokens[seat]), "If-Match": f'"{legal.get_json()["decision"]}"'}
+        body = {"action": legal.get_json()["actions"][0]["action"]}
+        barrier = threading.Barrier(2)
+        codes: list[int] = []
+
+        def post(barrier=barrier, codes=codes, body=body, sent=sent) -> None:
+            mine = app.test_client()
+            barrier.wait(timeout=30)
+            codes.append(mine.post(url, json=body, headers=sent).status_code)
+
+        threads = [threading.Thread(target=post) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert sorted(codes)[0] == 200 and sorted(codes)[1] in (412, 422), codes
+        held = svc.held._entries.get(game_id)
+        stored = svc.store.load(game_id)
+        if held is not None and held.version == stored.version:
+            assert snapshot(held) == snapshot(stored)
+    log = app.test_client().get(f"/v1/games/{game_id}/log").get_json()["entries"]
+    assert [e["version"] for e in log] == list(range(len(log)))
+
+
+def test_a_bot_playing_on_its_own_record_after_a_lost_write_moves_on_the_stored_one(
+    two,
+    redis_client,
+):
+    # A bot's job plays on the record its previous move wrote (``known``: jobs.py), without
+    # reading: the same position as a held record. Redis loses that move (a failover) and
+    # another process makes another move to the same version: the job's next move must be
+    # made on the stored record, not on the lost one (the stamp tells them apart).
+    from engine.games import get_game
+    from service.moves import MoveRequest
+
+    here, there = two
+    client, other = here.test_client(), there.test_client()
+    game_id, tokens = start(client)
+    assert play(client, game_id, tokens[owing(client, game_id)]).status_code == 200
+    keys = [f"dh:{{{game_id}}}:{part}" for part in ("game", "log")]
+    snapshot_ = [redis_client.dump(key) for key in keys]
+
+    def restore(dumps):
+        for key, dump in zip(keys, dumps, strict=True):
+            redis_client.restore(key, 0, dump, replace=True)
+
+    svc = service(here)
+    record = svc.record(game_id)
+    game = get_game(record.game)
+    state = game.load_state(record.state)
+    seat = owing(client, game_id)
+    first = game.legal_actions(state, seat)[0]
+    _answer, played = svc.play(game_id, MoveRequest(first, seat), known=record, known_state=state)
+    assert played is not None
+    lost = played.record
+    restore(snapshot_)  # the move is lost
+    assert play(other, game_id, tokens[seat], pick=1).status_code == 200  # another, same version
+    nxt = owing(other, game_id)
+    on_stored = game.legal_actions(game.load_state(svc.record(game_id).state), nxt)
+    action = next(a for a in game.legal_actions(played.state, nxt) if a in on_stored)
+    stored = [redis_client.dump(key) for key in keys]
+    svc.play(game_id, MoveRequest(action, nxt), known=lost, known_state=played.state)
+    made_here = redis_client.hget(keys[0], "state")
+    restore(stored)
+    svc.play(game_id, MoveRequest(action, nxt))  # the same move after a read
+    assert made_here == redis_client.hget(keys[0], "state"), "made on the stored record"
