@@ -13,7 +13,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine import dice as dice_mod
 from engine import search
@@ -51,14 +51,18 @@ from service.errors import (
     UnknownGameName,
     VersionConflict,
 )
+from service.held import HeldRecords
 from service.history import History
 from service.moves import Move, MoveRequest, bot_choice, decide_move
 from service.store import (
+    Counter,
     GameRecord,
     GameStatus,
     GameStore,
     Pipeline,
     SeatRecord,
+    pending_riders,
+    take_riders,
 )
 from service.views import Views
 
@@ -118,6 +122,7 @@ class GameService:
         self.described = DescribedActions()
         self.views = Views()
         self.states = DecodedStates()
+        self.held = HeldRecords()
         self.briefing = Briefing(store, self.described, self.states, self.views)
         self.idempotency_ttl = idempotency_ttl
 
@@ -541,6 +546,13 @@ class GameService:
         answer, decided = self.play(game_id, move, **options)
         if decided is not None:
             self.states.keep(decided.record, decided.state)
+            record = decided.record
+            if (
+                move.seat is None
+                and record.status is GameStatus.ACTIVE
+                and all(record.seats[s].kind != "bot" for s in decided.after)
+            ):  # the game's next move is likely a client's again, here (``service.held``)
+                self.held.keep(record)
         return answer
 
     def play(
@@ -553,9 +565,11 @@ class GameService:
     ) -> tuple[dict[str, Any], Move | None]:
         """Make ``move`` in the game: one read of the record (none when the caller passes the
         record it ``known``s, just read, nor a decoding of its state when it passes that too as
-        ``known_state``, which the move then changes), a decision, and one guarded commit that
-        writes only if the game's version is still the one read (else read again, with
-        backoff).
+        ``known_state``, which the move then changes; none either for a client's move when
+        this process holds the record its own last move of the game left, ``service.held``:
+        a refusal decided on it, or a commit that finds the game moved on, reads it then), a
+        decision, and one guarded commit that writes only if the game's version (and its
+        record's stamp) is still the one read (else read again, with backoff).
 
         Returns the answer of the move (version, the caller's events and view) and the move
         as committed (its record and state, which a bot playing on reads no more), or None
@@ -575,22 +589,32 @@ class GameService:
         counted against the seat), KeyReused, Contention.
         """
         body = {"action": move.action}
+        held = self._held(game_id, move) if known is None else None
         for attempt in range(self.store.backoff.attempts):
-            record = known if known is not None else self.record(game_id)
-            state = known_state if known is not None else None
-            known = known_state = None
+            if held is not None:
+                record, state = held
+            else:
+                record = known if known is not None else self.record(game_id)
+                state = known_state if known is not None else None
+            from_held = held is not None
+            # the stamp read or written with the record: a commit on a record lost and
+            # replaced at its version (a failover) is refused, held, known or just read
+            stamp = record.stamp
+            held = known = known_state = None
             seat = move.seat
-            if seat is None:
-                seat = self.require_seat(self.identify(record, move.token))
-            idem_key = (
-                self.store.idempotency_key(game_id, seat, move.idempotency_key)
-                if move.idempotency_key
-                else None
-            )
             read_at = record.version
+            idem_key = None
             try:
+                if seat is None:
+                    seat = self.require_seat(self.identify(record, move.token))
+                if move.idempotency_key:
+                    idem_key = self.store.idempotency_key(game_id, seat, move.idempotency_key)
                 decided = self._decide(record, seat, move, state)
-            except REFUSED as refused:
+            except (Unauthorized, *REFUSED) as refused:
+                if from_held:  # decided on the held record, maybe behind: read it
+                    continue
+                if seat is None:
+                    raise
                 earlier = self.store.recall(self.store.redis, idem_key, body) if idem_key else None
                 if earlier is not None:  # a retry of a move that was made
                     return earlier, None
@@ -606,19 +630,34 @@ class GameService:
             bots = self.follow_up.bot_seats(decided.record, after)
             riding = bots if self.jobs.rides_commits else []
             writes = self._writes(decided, seat, move, answer, idem_key, riding)
-            committed = self.store.commit_if(game_id, read_at, writes, idem_key)
+            counters = cast("tuple[Counter, ...]", take_riders() if from_held else ())
+            committed = self.store.commit_if(game_id, read_at, writes, idem_key, stamp, counters)
             if committed.status == "done":
                 self._follow(decided, seat, after, bots_queued=bool(riding))
                 return answer or self._answer(decided, seat, move), decided
             if committed.status == "answered" and idem_key and committed.earlier is not None:
                 return self.store.answer_of(idem_key, committed.earlier, body), None
-            self.store.pause(attempt)
+            if not from_held:  # a held record behind the game is read at once
+                self.store.pause(attempt)
         attempts = self.store.backoff.attempts
         raise Contention(
             attempts,
             f"too many simultaneous writes to game {game_id} ({attempts} attempts); nothing "
             "was changed, retry shortly",
         )
+
+    def _held(self, game_id: str, move: MoveRequest) -> tuple[GameRecord, Any] | None:
+        """The record this process's last move of the game left and its state, decoded, for a
+        move that may decide on them without reading the game (``service.held``): a client's
+        move (by its token), whose request waits to be counted by nothing but counters that
+        its commit can count, on a store whose scripts reach those counters (one Redis)."""
+        if move.seat is not None or not self.store.counts_in_commits:
+            return None
+        if not all(hasattr(rider, "counters") for rider in pending_riders()):
+            return None
+        record = self.held.take(game_id)
+        state = None if record is None else self.states.take(record)
+        return None if record is None or state is None else (record, state)
 
     def _decide(self, record: GameRecord, seat: int, move: MoveRequest, state: Any = None) -> Move:
         """The move decided on ``record`` (updated to match); ``state``: the record's state

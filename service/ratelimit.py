@@ -8,7 +8,9 @@ address. So one client cannot escape the limit by sending a new token each time.
 Counting costs no round trip of its own on the move path: for the requests that read their
 game first (view, legal actions, a move, the log, a game's summary) the counters' INCR and
 EXPIRE go in the same pipeline as that read, and the request is refused (429) before it
-decides or writes anything; every other request counts in a round trip of its own before it
+decides or writes anything (a move decided on the record this process wrote last, without a
+read, is counted by its commit's script, which refuses to write when a counter is over:
+``service.games.GameService.play``); every other request counts in a round trip of its own before it
 runs. A request refused before it read its game (a malformed body, a bad header) is counted
 as it is answered.
 
@@ -83,11 +85,19 @@ class Counting:
 
     def queue(self, pipe: Pipeline) -> int:
         """Queue INCR and EXPIRE of each window's counter; returns how many commands."""
-        for name, each in self.counted:
-            key = Keys(self.prefix).rate(name, int(self.now // each.seconds))
+        for key, seconds, _limit in self.counters():
             pipe.incr(key)
-            pipe.expire(key, each.seconds + 1)
+            pipe.expire(key, seconds)
         return 2 * len(self.counted)
+
+    def counters(self) -> list[tuple[str, int, int]]:
+        """Each window's counter: its key, its lifetime (s) and its limit (what a guarded
+        commit counts instead: :class:`service.store.Counter`)."""
+        keys = Keys(self.prefix)
+        return [
+            (keys.rate(name, int(self.now // each.seconds)), each.seconds + 1, each.requests)
+            for name, each in self.counted
+        ]
 
     def settle(self, replies: list[Any]) -> None:
         """Raise Problem 429 when a window is full."""

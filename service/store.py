@@ -9,7 +9,9 @@ is a list and its event feed a stream beside it. Writes are
 compare-and-set: :meth:`GameStore.transact` WATCHes the game (and any extra keys), lets the
 caller read and decide, then commits in MULTI/EXEC and retries on ``WatchError``. A move
 takes a cheaper road to the same guarantee: one plain read, then :meth:`GameStore.commit_if`,
-one script that writes only if the game's version is still the one read. Every write of a
+one script that writes only if the game's version is still the one read (or, for a move
+decided on the record its process wrote last, ``service.held``, no read: the script checks
+the version and the record's ``stamp``). Every write of a
 game reaches Redis through :meth:`GameStore.commit`, and with ``DICEHALL_MIN_REPLICAS`` is
 answered only once that many replicas hold it (:meth:`GameStore.replicate`).
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import os
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -117,6 +120,12 @@ class GameRecord:
     visibility: str = "public"
     """``public``: listed, open seats joinable by anyone; ``private``: unlisted, seats taken
     with their invite token or the creator's token."""
+    stamp: str | None = field(default=None, repr=False, compare=False)
+    """A random mark the store writes anew with every write of the record (``stamp`` in the
+    hash), so a record this process wrote is known to be the stored one when the hash holds
+    both its version and its stamp (:meth:`GameStore.commit_if`'s ``stamp``), even if a
+    write was lost and another record took the same version. None for a record never
+    written or read with one."""
     state_json: bytes | None = field(default=None, repr=False, compare=False)
     """``state`` as the store holds it (its JSON bytes), for a record read from the store
     (:class:`StoredRecord`) since it was last read or written; None once ``state`` is set
@@ -210,6 +219,21 @@ class Rider(Protocol):
         ...
 
 
+class Counter(Protocol):
+    """A :class:`Rider` that only counts (the rate limiter's): its commands are INCRBY 1 and
+    EXPIRE of each of its ``counters``, so a guarded commit's script can run them instead
+    (:meth:`GameStore.commit_if`), and refuse to write when one goes over its limit."""
+
+    def queue(self, pipe: Pipeline) -> int: ...
+
+    def settle(self, replies: list[Any]) -> None: ...
+
+    def counters(self) -> list[tuple[str, int, int]]:
+        """Each counter's key, its lifetime (s) and its limit, in the order of ``queue``'s
+        commands (its INCRBY and EXPIRE)."""
+        ...
+
+
 _riders: ContextVar[tuple[Rider, ...]] = ContextVar("dicehall_riders", default=())
 
 
@@ -217,6 +241,11 @@ def ride_along(rider: Rider) -> None:
     """Send ``rider``'s commands with the next :meth:`GameStore.load` in this context (the
     request being served)."""
     _riders.set((*_riders.get(), rider))
+
+
+def pending_riders() -> tuple[Rider, ...]:
+    """The riders waiting for a read in this context (left there)."""
+    return _riders.get()
 
 
 def take_riders() -> tuple[Rider, ...]:
@@ -227,13 +256,13 @@ def take_riders() -> tuple[Rider, ...]:
     return riders
 
 
-GUARDED_COMMIT = """
+_ANSWERED = """
 if ARGV[2] == '1' then
   local earlier = redis.call('GET', KEYS[2])
   if earlier then return {'answered', earlier} end
 end
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return {'moved'} end
-local i = 3
+"""
+_WRITES = """
 while i <= #ARGV do
   local n = tonumber(ARGV[i])
   redis.call(unpack(ARGV, i + 1, i + n))
@@ -241,10 +270,44 @@ while i <= #ARGV do
 end
 return {'done'}
 """
+"""The end of a guarded commit's script: the writes, from ARGV[i] on (each as its argument
+count and its arguments)."""
+GUARDED_COMMIT = (
+    _ANSWERED
+    + """if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return {'moved'} end
+local i = 3"""
+    + _WRITES
+)
 """The script of :meth:`GameStore.commit_if`. KEYS[1]: the game's hash; KEYS[2]: the
 idempotency key when ARGV[2] is '1'; ARGV[1]: the version the writes were decided at; then
 the writes, each as its argument count and its arguments."""
 GUARDED_SHA = hashlib.sha1(GUARDED_COMMIT.encode()).hexdigest()
+
+HELD_COMMIT = (
+    """
+local i = 5
+local counts = {}
+local over = false
+for c = 1, tonumber(ARGV[4]) do
+  counts[c] = redis.call('INCRBY', ARGV[i], 1)
+  redis.call('EXPIRE', ARGV[i], ARGV[i + 1])
+  if counts[c] > tonumber(ARGV[i + 2]) then over = true end
+  i = i + 3
+end
+if over then return {'limited', unpack(counts)} end"""
+    + _ANSWERED
+    + """if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1]
+  or redis.call('HGET', KEYS[1], 'stamp') ~= ARGV[3] then return {'moved'} end"""
+    + _WRITES
+)
+"""The script of :meth:`GameStore.commit_if` given a ``stamp``: the request's counters are
+counted first (INCRBY and EXPIRE, as :class:`Counter` queues them; ``limited`` with their
+counts, nothing written, when one is over its limit), then :data:`GUARDED_COMMIT`'s checks
+with the stamp's beside the version. ARGV[1]: the version; ARGV[2]: '1' when KEYS[2] is the
+idempotency key; ARGV[3]: the stamp; ARGV[4]: the number of counters, then each counter's
+key, lifetime and limit; then the writes, as for :data:`GUARDED_COMMIT`."""
+HELD_SHA = hashlib.sha1(HELD_COMMIT.encode()).hexdigest()
+SCRIPTS = {GUARDED_SHA: GUARDED_COMMIT, HELD_SHA: HELD_COMMIT}
 
 
 @dataclass(frozen=True)
@@ -309,6 +372,7 @@ _FIELDS = (
     "revealed",
     "archive",
     "banks",
+    "stamp",
 )
 """The hash's fields. A finished game, once compacted, has no meta, state or due: its
 ``archive`` holds the meta and the final state (with the log and statistics)."""
@@ -381,6 +445,9 @@ class GameStore:
         self.backoff = backoff or Backoff()
         self.on_retry = on_retry
         self.replicas = replicas or Replicas()
+        self.counts_in_commits = not isinstance(client, RedisCluster)
+        """Whether a guarded commit's script can count a request's rate-limit counters (one
+        Redis holds them with the game; a cluster's slots do not)."""
         self.retries = 0
         """Compare-and-set retries made by this store (also reported through ``on_retry``)."""
         self.listed = ShardedIndex(client, self.keys, "games", index_shards, self.retention.index)
@@ -473,6 +540,7 @@ class GameStore:
             siblings=meta.get("siblings") or [],
             visibility=meta.get("visibility", "public"),
             revealed=bool(raw["revealed"]),
+            stamp=raw["stamp"],
         )
         if archived is not None:
             return GameRecord(state=archived.state, **fields)
@@ -540,6 +608,7 @@ class GameStore:
         the game's keys for its status. ``meta=False`` leaves out what a move never changes
         (the seats, options, seed...)."""
         fields = self._encode(record, meta)
+        fields["stamp"] = record.stamp = os.urandom(8).hex()
         # redis-py types ``mapping`` with an invariant key type, which refuses dict[str, str]
         pipe.hset(self.key_for(record.id, "game"), mapping=fields)  # type: ignore[arg-type]
         if isinstance(record, StoredRecord):
@@ -657,6 +726,8 @@ class GameStore:
         version: int,
         writes: Callable[[Pipeline], None],
         answered: str | None = None,
+        stamp: str | None = None,
+        counters: Sequence[Counter] = (),
     ) -> Committed:
         """Run ``writes`` (queued on a pipeline, as for :meth:`transact`) atomically, in one
         round trip, if the game is still at ``version`` and the idempotency key
@@ -665,12 +736,28 @@ class GameStore:
         bot jobs that ride a commit, which only a single Redis or a Sentinel's primary
         holding the queue too lets them do: ``service.runtime.RqJobs``). With
         ``replicas.count`` > 0 a ``WAIT`` rides in the same round trip; fewer replicas
-        raise :class:`NotReplicated` (the write stands)."""
+        raise :class:`NotReplicated` (the write stands).
+
+        With ``stamp`` (the one the decided record was read or written with), the game must
+        also still hold that stamp (:attr:`GameRecord.stamp`; ``moved`` otherwise, as for a
+        version that changed): a record lost and replaced at the same version, or one the
+        caller holds from its own last write instead of reading it, is told apart. The
+        ``counters`` (the request's rate-limit count, which no read took along) are then
+        counted first in the same script; one over its limit is settled (it raises its
+        refusal) and nothing is written."""
         game_key = self.key_for(game_id, "game")
         recorder = self._node_of(game_key).pipeline(transaction=False)  # never sent
         writes(recorder)
         keys = [game_key] + ([answered] if answered else [])
         argv: list[Any] = [version, "1" if answered else "0"]
+        sha = GUARDED_SHA
+        counted = [counted for counter in counters for counted in counter.counters()]
+        if stamp is not None:
+            sha = HELD_SHA
+            argv += [stamp, len(counted)]
+            for key, seconds, limit in counted:
+                argv += [key, seconds, limit]
+                keys.append(key)
         for args, _options in recorder.command_stack:
             argv += [len(args), *args]
             if args[1] not in keys:
@@ -682,17 +769,19 @@ class GameStore:
             # go on the connection that wrote (it counts that connection's writes)
             node = self._node_of(game_key)
             with node.pipeline(transaction=False) as pipe:
-                pipe.evalsha(GUARDED_SHA, len(keys), *keys, *argv)
+                pipe.evalsha(sha, len(keys), *keys, *argv)
                 if wanted > 0:
                     pipe.execute_command("WAIT", wanted, self.replicas.timeout_ms)
                 try:
                     replies = self.commit(pipe)
                 except redis.exceptions.NoScriptError:
-                    node.script_load(GUARDED_COMMIT)
+                    node.script_load(SCRIPTS[sha])
                     continue
                 except (redis.exceptions.MovedError, redis.exceptions.AskError):
                     self._refresh_slots()  # not run: the slot is served elsewhere now
                     continue
+            if replies[0][0] == "limited":
+                self._settle_counts(counters, replies[0][1:])
             committed = Committed(*replies[0])
             if committed.status == "done" and wanted > 0 and int(replies[1]) < wanted:
                 raise NotReplicated(int(replies[1]), wanted)
@@ -700,6 +789,17 @@ class GameStore:
                 self.replicate(game_key)
             return committed
         raise redis.exceptions.NoScriptError("the guarded commit did not run on its node")
+
+    @staticmethod
+    def _settle_counts(counters: Sequence[Counter], counts: Sequence[int]) -> None:
+        """Let each counter judge its counts, as the replies of the commands it queues (an
+        INCRBY's count, then its EXPIRE's reply); the one over its limit raises."""
+        start = 0
+        for counter in counters:
+            mine = counts[start : start + len(counter.counters())]
+            start += len(mine)
+            counter.settle([reply for count in mine for reply in (count, 1)])
+        raise RuntimeError("the commit's script found a counter over its limit; none says so")
 
     def replicate(self, key: str) -> None:
         """Wait until ``replicas.count`` replicas hold every write made so far on the node
