@@ -171,44 +171,18 @@ def _marks(
     """The mark actions, plain then monk, worker and silver: each a new dict (keys type,
     sell, pip, colour, hex, bonus), its hexes new lists."""
     cells = CELLS
-    out: list[Action] = [
-        {"type": "mark", "sell": sell, "pip": p, "colour": c, "hex": [*cells[h]], "bonus": None}
-        for p, c, h in plain
-    ]
-    out += [
-        {
-            "type": "mark",
-            "sell": sell,
-            "pip": p,
-            "colour": c,
-            "hex": [*cells[h]],
-            "bonus": {"kind": "monk", "colour": col},
-        }
-        for p, c, col, h in monk
-    ]
-    out += [
-        {
-            "type": "mark",
-            "sell": sell,
-            "pip": p,
-            "colour": c,
-            "hex": [*cells[h]],
-            "bonus": {"kind": "worker", "value": v},
-        }
-        for p, c, v, h in worker
-    ]
-    out += [
-        {
-            "type": "mark",
-            "sell": sell,
-            "pip": p1,
-            "colour": c1,
-            "hex": [*cells[h1]],
-            "bonus": {"kind": "silver", "pip": p2, "colour": c2, "hex": [*cells[h2]]},
-        }
+    marks: list[tuple[int, int, int, dict[str, Any] | None]]
+    marks = [(p, c, h, None) for p, c, h in plain]
+    marks += [(p, c, h, {"kind": "monk", "colour": col}) for p, c, col, h in monk]
+    marks += [(p, c, h, {"kind": "worker", "value": v}) for p, c, v, h in worker]
+    marks += [
+        (p1, c1, h1, {"kind": "silver", "pip": p2, "colour": c2, "hex": [*cells[h2]]})
         for (p1, c1, h1), (p2, c2, h2) in silver
     ]
-    return out
+    return [
+        {"type": "mark", "sell": sell, "pip": p, "colour": c, "hex": [*cells[h]], "bonus": bonus}
+        for p, c, h, bonus in marks
+    ]
 
 
 def _silver_pairs(

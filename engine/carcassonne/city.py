@@ -128,11 +128,19 @@ def closed_size(grid: Grid, cell: Cell) -> int | None:
     """The size of the city of the die on ``cell`` if that city is closed, else None (also
     when the die has no city edge): what :func:`cities` says of it on a grid whose dice were
     placed as :func:`fits` allows (every shared edge matches, so the city reached from any of
-    its dice is the same). Stops at the first open edge."""
+    its dice is the same)."""
     if not grid.get(cell):
         return None
-    seen = {cell}
-    stack = [cell]
+    members, free = reach(grid, cell)
+    return None if free else len(members)
+
+
+def reach(grid: Grid, start: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """The dice reached from the die on ``start`` through city edges (itself included) and
+    the free cells their city edges face."""
+    seen = {start}
+    free: set[Cell] = set()
+    stack = [start]
     while stack:
         x, y = stack.pop()
         mask = grid[(x, y)]
@@ -141,11 +149,11 @@ def closed_size(grid: Grid, cell: Cell) -> int | None:
                 continue
             other = (x + dx, y + dy)
             if other not in grid:
-                return None
-            if other not in seen:
+                free.add(other)
+            elif other not in seen:
                 seen.add(other)
                 stack.append(other)
-    return len(seen)
+    return frozenset(seen), frozenset(free)
 
 
 class Closing:
@@ -173,7 +181,7 @@ class Closing:
                     return None
                 found = self._reach.get(other)
                 if found is None:
-                    found = self._reach[other] = self._walk(other)
+                    found = self._reach[other] = reach(grid, other)
                 reached.append(found[0])
                 faced.append(found[1])
         if len(reached) == 1:
@@ -183,27 +191,6 @@ class Closing:
         if free and (len(free) > 1 or cell not in free):
             return None
         return len(members) + 1
-
-    def _walk(self, start: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
-        """The dice reached from ``start`` through city edges (itself included) and the free
-        cells their city edges face."""
-        grid = self.grid
-        seen = {start}
-        free: set[Cell] = set()
-        stack = [start]
-        while stack:
-            x, y = stack.pop()
-            mask = grid[(x, y)]
-            for i, (dx, dy) in enumerate(STEPS):
-                if not mask >> i & 1:
-                    continue
-                other = (x + dx, y + dy)
-                if other not in grid:
-                    free.add(other)
-                elif other not in seen:
-                    seen.add(other)
-                    stack.append(other)
-        return frozenset(seen), frozenset(free)
 
 
 def scoring_city(found: list[City]) -> City | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from engine.kingdice.data import Layout
 
@@ -46,10 +46,10 @@ def closest_targets(layout: Layout, occupant: Sequence[int], seat: int) -> list[
     return [s for s in others if dist[s] == best]
 
 
-def areas(layout: Layout, occupant: Sequence[int], seat: int) -> list[list[int]]:
-    """The connected areas of ``seat``'s markers, largest first (ties by lowest space)."""
+def _connected(layout: Layout, occupant: Sequence[int], seat: int) -> Iterator[list[int]]:
+    """Each connected area of ``seat``'s markers, in order of its lowest space (its spaces
+    in the order they were reached)."""
     seen: set[int] = set()
-    found: list[list[int]] = []
     for start, o in enumerate(occupant):
         if o != seat or start in seen:
             continue
@@ -62,30 +62,20 @@ def areas(layout: Layout, occupant: Sequence[int], seat: int) -> list[list[int]]
                     seen.add(n)
                     area.append(n)
             i += 1
-        found.append(sorted(area))
+        yield area
+
+
+def areas(layout: Layout, occupant: Sequence[int], seat: int) -> list[list[int]]:
+    """The connected areas of ``seat``'s markers, largest first (ties by lowest space)."""
+    found = [sorted(area) for area in _connected(layout, occupant, seat)]
     found.sort(key=lambda a: (-len(a), a[0]))
     return found
 
 
 def largest_area(layout: Layout, occupant: Sequence[int], seat: int) -> int:
     """Size of ``seat``'s largest connected area of markers (0 without markers): the first
-    of :func:`areas`, measured without listing them."""
-    best = 0
-    seen: set[int] = set()
-    for start, o in enumerate(occupant):
-        if o != seat or start in seen:
-            continue
-        area = [start]
-        seen.add(start)
-        i = 0
-        while i < len(area):
-            for n in layout.neighbours[area[i]]:
-                if occupant[n] == seat and n not in seen:
-                    seen.add(n)
-                    area.append(n)
-            i += 1
-        best = max(best, len(area))
-    return best
+    of :func:`areas`, measured without sorting them."""
+    return max((len(area) for area in _connected(layout, occupant, seat)), default=0)
 
 
 def score_breakdown(
