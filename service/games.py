@@ -388,7 +388,8 @@ class GameService:
 
         Raises GameNotFound, GameNotOver, InvalidFork (a version
         out of range or at the end, seats or ``game_name`` that do not match the origin, a
-        seed with the original dice).
+        seed with the original dice, the original dice of a game whose seed is still secret:
+        a fork would publish it at its end while the origin's siblings are played).
         """
         origin = self.record(origin_id)
         if origin.status is not GameStatus.OVER:
@@ -404,6 +405,11 @@ class GameService:
             raise InvalidFork(f"game {origin_id} is {kind}, not {game_name}")
         if dice == "original" and seed is not None:
             raise InvalidFork("a seed goes with fresh dice, not the original ones")
+        if dice == "original" and not origin.seed_public:
+            raise InvalidFork(
+                f"the dice of game {origin_id} stay secret until every game dealt its seed is "
+                "over: fork it with fresh dice"
+            )
         game = lookup_game(origin.game)
         seat_records = self._seat_records(game, seats)
         replayed = History(self.store).replay(origin, version)

@@ -19,9 +19,16 @@ from service.store import GameRecord, GameStatus
 
 
 def verification(service: GameService, record: GameRecord) -> dict[str, Any]:
-    """Every check made on the game and whether all hold. Raises GameNotOver."""
+    """Every check made on the game and whether all hold. Raises GameNotOver while the game,
+    or another game dealt the same seed (a mirrored round's table), is still played: the
+    seed is then secret (``GameRecord.seed_public``)."""
     if record.status is not GameStatus.OVER:
         raise GameNotOver("the seed is revealed, and checked, at the end")
+    if not record.seed_public:
+        raise GameNotOver(
+            "the seed is revealed, and checked, when every game dealt it is over "
+            f"({', '.join(record.siblings)})"
+        )
     checks: list[dict[str, Any]] = []
     start = None
     if record.forked_from is not None:
@@ -50,6 +57,8 @@ def _origin_check(service: GameService, history: History, record: GameRecord) ->
     origin = service.store.load(fork["game"])
     if origin is None:
         return {"name": name, "ok": False, "detail": "the origin is no longer stored"}
+    if not origin.seed_public:
+        return {"name": name, "ok": False, "detail": "the origin's seed is still secret"}
     audit = verification(service, origin)
     replayed = history.replay(origin, int(fork["version"]))
     game = get_game(record.game)

@@ -57,6 +57,7 @@ def _everything_said_about(base: str, game_id: str, tid: str, token: str) -> lis
         f"/v1/games/{game_id}/log",
         f"/v1/games/{game_id}/view",
         f"/v1/games/{game_id}/events?after=0",
+        f"/v1/games/{game_id}/verification",
         "/v1/games?limit=50",
         f"/v1/tournaments/{tid}",
         f"/v1/tournaments/{tid}/games",
@@ -113,6 +114,24 @@ def test_a_mirrored_seed_stays_secret_until_the_last_table_ends(live_server, wor
     for game_id in (first, second):
         _assert_hidden(live_server, game_id, tid, accounts[0]["token"], seed)
 
+    secret = requests.get(f"{live_server}/v1/games/{first}/verification", timeout=10)
+    assert secret.status_code == 409 and secret.json()["code"] == "game_not_over", secret.text
+    assert seed not in secret.text
+    fork = {"game": first, "version": 1, "dice": "original"}
+    humans = [{"kind": "human"}, {"kind": "human"}]
+    reply = requests.post(
+        f"{live_server}/v1/games", json={"fork": fork, "seats": humans}, timeout=10
+    )
+    assert reply.status_code == 422 and reply.json()["code"] == "invalid_fork", (
+        "a fork with the original dice would publish the seed at its end: " + reply.text
+    )
+    fresh = requests.post(
+        f"{live_server}/v1/games",
+        json={"fork": {**fork, "dice": "fresh"}, "seats": humans},
+        timeout=10,
+    )
+    assert fresh.status_code == 201, fresh.text
+
     _play_to_end(live_server, second, tokens)
     client = Client(live_server)
     for game_id in (first, second):
@@ -123,3 +142,5 @@ def test_a_mirrored_seed_stays_secret_until_the_last_table_ends(live_server, wor
         views = {None: client.view(game_id)["view"]}
         audit = audit_game(summary, log, views)
         assert audit.ok, [c for c in audit.checks if not c.ok]
+        verified = requests.get(f"{live_server}/v1/games/{game_id}/verification", timeout=10)
+        assert verified.status_code == 200 and verified.json()["ok"] is True, verified.text
