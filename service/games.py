@@ -40,6 +40,7 @@ from service.errors import (
     InvalidBotOptions,
     InvalidFork,
     InvalidGameOptions,
+    InvalidSeats,
     MalformedMove,
     PrivateGame,
     SeatNotFound,
@@ -299,6 +300,12 @@ class GameService:
                 account = self.accounts.get(seat.get("account") or "")
                 if account is None:
                     raise UnknownAccount(f"seat {n}: no bot account {seat.get('account')!r}")
+                taken = [s for s, r in enumerate(records) if r.account == account.id]
+                if taken:  # its token opens one seat of a game (``identify``): one would stall
+                    raise InvalidSeats(
+                        f"seat {n}: bot account {account.id!r} already plays seat {taken[0]}; "
+                        "an account plays one seat of a game"
+                    )
                 name = seat.get("name") or account.name
                 records.append(SeatRecord("external", name, None, None, True, account.id))
             else:
@@ -336,8 +343,8 @@ class GameService:
         every one of them is over too. ``time_bank``: ``[start, increment]`` seconds of each
         seat's clock (see :attr:`GameRecord.time_bank`).
 
-        Raises UnknownGameName, UnknownBot, UnknownAccount, InvalidGameOptions, and Conflict
-        when ``game_id`` is given and taken.
+        Raises UnknownGameName, UnknownBot, UnknownAccount, InvalidSeats (an account in two
+        seats), InvalidGameOptions, and Conflict when ``game_id`` is given and taken.
         """
         game = lookup_game(game_name)
         try:

@@ -241,6 +241,11 @@ class TournamentRunner:
                 GameService.bot_options(game, n, p.bot, p.seat_spec())
             if p.account and self.service.accounts.get(p.account) is None:
                 raise UnknownAccount(f"no bot account {p.account!r}")
+            if p.account and p.account in [q.account for q in participants[:n]]:
+                raise InvalidParticipant(
+                    f"participant {n}: bot account {p.account!r} is entered already; an "
+                    "account plays one seat of a game"
+                )
         seats = spec.get("seats_per_game") or min(len(participants), game.max_seats)
         if not game.min_seats <= seats <= game.max_seats or seats > len(participants):
             raise InvalidSeats(

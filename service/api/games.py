@@ -79,6 +79,7 @@ class Games(MethodView):
         (409, "game_not_over"),
         (422, "invalid_fork"),
         (422, "invalid_options"),
+        (422, "invalid_seats"),
         (422, "validation_failed"),
     )
     @links(

@@ -109,6 +109,7 @@ class Tournaments(MethodView):
         (422, "validation_failed"),
         (422, "unknown_bot"),
         (422, "unknown_account"),
+        (422, "invalid_participant"),
         (422, "invalid_seats"),
     )
     @operation(blp, "createTournament", NO_TOKEN)

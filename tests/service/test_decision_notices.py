@@ -198,3 +198,22 @@ def test_the_bot_stream_pushes_a_decision_that_falls_due_while_it_waits(live_ser
     assert "event: game_started" in before
     assert notice["game_id"] == game_id and notice["current"] is True
     assert notice["decision"] == 0 and notice["view"]["seats"] == 1 and notice["actions"]
+
+
+def test_an_account_is_refused_a_second_seat_of_one_game(live_server: str, redis_client) -> None:
+    """Its token opens one seat of a game: a second seat would owe decisions nobody can make
+    (a game, or a tournament, stalled for good). Nothing is created."""
+    account = register(live_server, "twice")
+    seats = [{"kind": "external", "account": account["id"]}] * 2
+    before = requests.get(f"{live_server}/v1/games", params={"limit": 100}, timeout=5).json()
+    body: dict[str, Any] = {"game": "toy", "seats": seats, "visibility": "public"}
+    game = requests.post(f"{live_server}/v1/games", json=body, timeout=10)
+    assert game.status_code == 422 and game.json()["code"] == "invalid_seats", game.text
+    entrants = [{"name": name, "account": account["id"]} for name in ("a", "b")]
+    body = {"game": "toy", "participants": entrants, "games": 1}
+    tournament = requests.post(f"{live_server}/v1/tournaments", json=body, timeout=10)
+    assert tournament.status_code == 422, tournament.text
+    assert tournament.json()["code"] == "invalid_participant"
+    after = requests.get(f"{live_server}/v1/games", params={"limit": 100}, timeout=5).json()
+    assert after == before
+    assert requests.get(f"{live_server}/v1/tournaments", timeout=5).json()["tournaments"] == []

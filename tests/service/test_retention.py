@@ -157,11 +157,11 @@ def test_every_key_has_a_ttl_or_is_a_bounded_index(client, redis_client):
     illegal = {"action": {"type": "bid", "card": 9}}
     refused = client.post(f"/v1/games/{active_id}/actions", json=illegal, headers=auth(tokens[1]))
     assert refused.status_code == 422
-    bot = client.post("/v1/bots", json={"name": "b", "owner": "tests"}).get_json()
-    assert client.get("/v1/bots/me", headers=auth(bot["token"])).status_code == 200
+    bots = [client.post("/v1/bots", json={"name": n, "owner": "tests"}).get_json() for n in "bc"]
+    assert client.get("/v1/bots/me", headers=auth(bots[0]["token"])).status_code == 200
     external = client.post(
         "/v1/games",
-        json={"game": "toy", "seats": [{"kind": "external", "account": bot["id"]}] * 2},
+        json={"game": "toy", "seats": [{"kind": "external", "account": b["id"]} for b in bots]},
     )
     assert external.status_code == 201
     tournament = client.post(

@@ -75,7 +75,8 @@ def test_bot_feed_stream_says_pending_again_so_a_lost_notice_is_offered_again(re
     client = create_app({"TESTING": True, "DICEHALL": settings}).test_client()
     bot = client.post("/v1/bots", json={"name": "forgetful", "owner": "me@example.org"})
     account = bot.get_json()
-    seats = [{"kind": "external", "account": account["id"]}] * 2
+    other = client.post("/v1/bots", json={"name": "other", "owner": "me@example.org"})
+    seats = [{"kind": "external", "account": a["id"]} for a in (account, other.get_json())]
     game = client.post("/v1/games", json={"game": "toy", "seats": seats}).get_json()
     feed_key = Keys(settings.key_prefix).account(account["id"], "feed")
     assert redis_client.delete(feed_key) == 1, "the feed held the game's notices"

@@ -4890,7 +4890,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description invalid_fork / invalid_options / validation_failed */
+            /** @description invalid_fork / invalid_options / invalid_seats / validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6401,7 +6401,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description validation_failed / unknown_bot / unknown_account / invalid_seats */
+            /** @description validation_failed / unknown_bot / unknown_account / invalid_participant / invalid_seats */
             422: {
                 headers: {
                     [name: string]: unknown;
