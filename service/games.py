@@ -844,11 +844,15 @@ class GameService:
         return [] if notice is None else [notice]
 
     def pending_for(self, account_id: str, detail: Detail = "full") -> list[dict[str, Any]]:
-        """Every decision the account owes now, across its games (what its feed says first)."""
+        """Every decision the account owes now, across its games (what its feed says first).
+        A game gone (expired, or cancelled) or over leaves the account's games here, when its
+        own follow-up did not take it out (it never ended, or a crash came first): the set
+        holds only games that may still owe something."""
         pending = []
         for game_id in self.accounts.games(account_id):
             record = self.store.load(game_id)
-            if record is None:
+            if record is None or record.status is GameStatus.OVER:
+                self.accounts.drop_game(account_id, game_id)
                 continue
             for seat, info in enumerate(record.seats):
                 if info.account == account_id:

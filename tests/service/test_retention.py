@@ -186,3 +186,19 @@ def test_every_key_has_a_ttl_or_is_a_bounded_index(client, redis_client):
     if live:
         assert all(redis_client.type(key) == "zset" for key in LIVE_SHARDS & set(forever))
         assert all(redis_client.exists(KEYS.game(game_id)) for game_id in live)
+
+
+def test_an_accounts_games_keep_only_games_that_may_still_owe_something(client, redis_client):
+    """A game that expires (or ends with its follow-up lost) never drops itself from its
+    external seats' accounts, and a used account's set never expires: its feed takes it out,
+    else the set would grow with every such game, and every feed read them all."""
+    bot = client.post("/v1/bots", json={"name": "b", "owner": "tests"}).get_json()
+    seats = [{"kind": "external", "account": bot["id"]}, {"kind": "human"}]
+    created = [client.post("/v1/games", json={"game": "toy", "seats": seats}) for _ in range(2)]
+    gone, waiting = (reply.get_json()["id"] for reply in created)
+    games = KEYS.account(bot["id"], "games")
+    assert redis_client.smembers(games) == {gone, waiting}
+    redis_client.delete(*game_keys(redis_client, gone))  # what its TTL does to a waiting game
+    feed = client.get("/v1/bots/me/feed", headers=auth(bot["token"]))
+    assert feed.status_code == 200 and feed.get_json()["pending"] == []
+    assert redis_client.smembers(games) == {waiting}
