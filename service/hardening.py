@@ -6,7 +6,13 @@
   that does not parse is ``400 malformed_body``;
 - JSON nested deeper than ``MAX_DEPTH`` or with a number of more than ``MAX_NUMBER_CHARS``
   characters is ``422 json_too_deep`` / ``json_number_too_long`` (Python would otherwise
-  recurse without bound or refuse to convert it, both 500s).
+  recurse without bound or refuse to convert it, both 500s);
+- a body that is not JSON (its ``Content-Type`` not ``application/json`` or another
+  ``...json`` type) is ``415 unsupported_media_type``: read as a form, it would be taken for
+  no body at all (a move answered "action: missing", a join made without its name).
+
+Only a POST's body is read: no other route takes one. Every operation with a body documents
+these answers (``service.api.BODY_PROBLEMS``).
 
 Header limits (request line, header size) are gunicorn's (``deploy/gunicorn.conf.py``); its
 own answers are rewritten as problem+json by :mod:`service.gunicorn_errors`.
@@ -32,7 +38,8 @@ _NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
 _LONG_RUN = re.compile("[0-9.eE+-]{" + str(MAX_NUMBER_CHARS + 1) + "}")
 """A run of number characters longer than a number may be: without one anywhere in the text,
 no number in it is too long."""
-_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_BODY_METHODS = frozenset({"POST"})
+"""The methods whose routes read a body (the others' bodies are never read)."""
 BODY_SECONDS = "dicehall.body_seconds"
 """Where the app keeps ``DICEHALL_BODY_SECONDS``."""
 
@@ -116,5 +123,11 @@ def init_app(app: Flask) -> None:
             if getattr(exc, "code", None) == 400 or type(exc).__module__.startswith("gunicorn"):
                 raise Problem(400, "malformed_body", f"the body could not be read: {exc}") from None
             raise
-        if data and (request.mimetype or "").endswith("json"):
-            check_json_text(data.decode("utf-8", errors="replace"))
+        if not data:
+            return
+        kind = request.mimetype or "no Content-Type"
+        if not kind.endswith("json"):  # else the body would be read as no body at all
+            raise Problem(
+                415, "unsupported_media_type", f"send the body as application/json, not {kind}"
+            )
+        check_json_text(data.decode("utf-8", errors="replace"))

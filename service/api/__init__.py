@@ -38,6 +38,12 @@ _EXAMPLE_DETAILS = {
     "not_replicated": "the write was made but reached 0 of 1 replicas in time; retry with the "
     "same Idempotency-Key to get its answer once it is replicated",
     "invalid_if_match": 'If-Match takes a version such as "7"',
+    "body_too_large": "the body is larger than 65536 bytes",
+    "body_timeout": "the body did not arrive whole within 5 s",
+    "malformed_body": "the body could not be read: Invalid chunk size",
+    "unsupported_media_type": "send the body as application/json, not text/plain",
+    "json_too_deep": "the JSON body nests deeper than 32 levels",
+    "json_number_too_long": "a number in the JSON body has more than 40 characters",
     "rate_limited": "at most 12000 requests per 60 s for this token; retry in 12 s",
 }
 
@@ -75,10 +81,24 @@ def game_link(operation_id: str, pointer: str = "/game_id", **extra: Any) -> dic
     }
 
 
+BODY_PROBLEMS: tuple[tuple[int, str], ...] = (
+    (400, "invalid_json"),
+    (400, "malformed_body"),
+    (408, "body_timeout"),
+    (413, "body_too_large"),
+    (415, "unsupported_media_type"),
+    (422, "json_too_deep"),
+    (422, "json_number_too_long"),
+    (422, "validation_failed"),
+)
+"""What any operation with a JSON body may answer before it reads the body's fields (see
+``service.hardening``): give them to :func:`problems` with the operation's own."""
+
+
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
     """Document the problem responses ``(status, code)`` an endpoint may give."""
     by_status: dict[int, list[str]] = {}
-    for status, code in (*cases, (429, "rate_limited")):
+    for status, code in dict.fromkeys((*cases, (429, "rate_limited"))):
         by_status.setdefault(status, []).append(code)
 
     def decorate(func: Any) -> Any:

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service import tokens
 from service.accounts import Account
-from service.api import BEARER, NO_TOKEN, operation, problems
+from service.api import BEARER, BODY_PROBLEMS, NO_TOKEN, operation, problems
 from service.api.events import feed_detail
 from service.api.sse import sse_response
 from service.briefing import Detail
@@ -79,7 +79,7 @@ class Bots(MethodView):
 
     @blp.arguments(RegisterBotSchema, example={"name": "mybot", "owner": "me@example.org"})
     @blp.response(201, RegisteredBotSchema, example={**_ACCOUNT, "token": "bot_abc"})
-    @problems(blp, (400, "invalid_json"), (422, "validation_failed"))
+    @problems(blp, *BODY_PROBLEMS)
     @operation(blp, "registerBot", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Register an external bot; the answer holds its token (shown once)"""

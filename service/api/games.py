@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import seating
-from service.api import BEARER, NO_TOKEN, game_link, links, operation, problems
+from service.api import BEARER, BODY_PROBLEMS, NO_TOKEN, game_link, links, operation, problems
 from service.context import bearer_token, game_service
 from service.schemas import (
     CreatedGameSchema,
@@ -73,14 +73,16 @@ class Games(MethodView):
     )
     @problems(
         blp,
-        (400, "invalid_json"),
+        *BODY_PROBLEMS,
         (404, "unknown_game"),
         (404, "game_not_found"),
         (409, "game_not_over"),
         (422, "invalid_fork"),
         (422, "invalid_options"),
         (422, "invalid_seats"),
-        (422, "validation_failed"),
+        (422, "unknown_bot"),
+        (422, "invalid_bot_options"),
+        (422, "unknown_account"),
     )
     @links(
         blp,
@@ -157,6 +159,7 @@ class SeatResource(MethodView):
         (403, "not_creator"),
         (404, "game_not_found"),
         (404, "seat_not_found"),
+        (404, "not_found"),
         (409, "game_started"),
         (409, "seat_taken"),
         (409, "seat_not_human"),
@@ -187,10 +190,12 @@ class Join(MethodView):
     )
     @problems(
         blp,
+        *BODY_PROBLEMS,
         (401, "unauthorized"),
         (403, "private_game"),
         (404, "game_not_found"),
         (404, "seat_not_found"),
+        (404, "not_found"),
         (409, "seat_taken"),
         (409, "seat_not_human"),
     )

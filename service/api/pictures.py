@@ -38,6 +38,7 @@ class Picture(MethodView):
         (401, "unauthorized"),
         (404, "game_not_found"),
         (404, "version_not_found"),
+        (404, "no_picture"),
         (409, "game_not_over"),
         (422, "validation_failed"),
     )

@@ -8,7 +8,7 @@ from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import BEARER, component, game_link, links, operation, problems
+from service.api import BEARER, BODY_PROBLEMS, component, game_link, links, operation, problems
 from service.context import bearer_token, game_service, parse_bearer
 from service.games import GameService
 from service.moves import MoveRequest
@@ -178,7 +178,7 @@ class Actions(MethodView):
     )
     @problems(
         blp,
-        (400, "invalid_json"),
+        *BODY_PROBLEMS,
         (400, "invalid_if_match"),
         (401, "unauthorized"),
         (404, "game_not_found"),
@@ -188,7 +188,6 @@ class Actions(MethodView):
         (422, "illegal_action"),
         (422, "idempotency_key_reused"),
         (422, "malformed_action"),
-        (422, "validation_failed"),
         (503, "contention"),
         (503, "not_replicated"),
     )

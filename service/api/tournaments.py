@@ -8,7 +8,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import NO_TOKEN, operation, problems
+from service.api import BODY_PROBLEMS, NO_TOKEN, operation, problems
 from service.config import Settings
 from service.context import game_service
 from service.pictures.tournament import render_chart
@@ -104,13 +104,14 @@ class Tournaments(MethodView):
     @blp.response(201, TournamentSchema, example=_TOURNAMENT)
     @problems(
         blp,
-        (400, "invalid_json"),
+        *BODY_PROBLEMS,
         (404, "unknown_game"),
-        (422, "validation_failed"),
         (422, "unknown_bot"),
+        (422, "invalid_bot_options"),
         (422, "unknown_account"),
         (422, "invalid_participant"),
         (422, "invalid_seats"),
+        (422, "invalid_options"),
     )
     @operation(blp, "createTournament", NO_TOKEN)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -178,7 +178,11 @@ INVALID = {
         None,
     ),
     "a body over the limit": (raw(b'{"action": "' + b"x" * 70_000 + b'"}'), 413, None),
-    "a text body": (raw(b'{"action": {"type": "bid", "card": 3}}', "text/plain"), 422, None),
+    "a text body": (
+        raw(b'{"action": {"type": "bid", "card": 3}}', "text/plain"),
+        415,
+        "unsupported_media_type",
+    ),
     "NaN": (raw(b'{"action": {"type": "bid", "card": NaN}}'), 422, "malformed_action"),
     "a bad If-Match": (move({"type": "bid", "card": 3}, **{"If-Match": "abc"}), 400, None),
     "a future If-Match": (move({"type": "bid", "card": 3}, **{"If-Match": "9"}), 412, None),

@@ -4863,7 +4863,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedGame"];
                 };
             };
-            /** @description invalid_json */
+            /** @description invalid_json / malformed_body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4881,6 +4881,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description game_not_over */
             409: {
                 headers: {
@@ -4890,7 +4899,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description invalid_fork / invalid_options / invalid_seats / validation_failed */
+            /** @description body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description json_too_deep / json_number_too_long / validation_failed / invalid_fork / invalid_options / invalid_seats / unknown_bot / invalid_bot_options / unknown_account */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,7 +5148,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description game_not_found / seat_not_found */
+            /** @description game_not_found / seat_not_found / not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5198,6 +5225,15 @@ export interface operations {
                     "application/json": components["schemas"]["Joined"];
                 };
             };
+            /** @description invalid_json / malformed_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description unauthorized */
             401: {
                 headers: {
@@ -5216,8 +5252,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description game_not_found / seat_not_found */
+            /** @description game_not_found / seat_not_found / not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body_timeout */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5234,7 +5279,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            422: components["responses"]["UNPROCESSABLE_ENTITY"];
+            /** @description body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description json_too_deep / json_number_too_long / validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description rate_limited */
             429: {
                 headers: {
@@ -5485,7 +5556,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveResult"];
                 };
             };
-            /** @description invalid_json / invalid_if_match */
+            /** @description invalid_json / malformed_body / invalid_if_match */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5512,6 +5583,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description game_not_started / game_over */
             409: {
                 headers: {
@@ -5530,7 +5610,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description illegal_action / idempotency_key_reused / malformed_action / validation_failed */
+            /** @description body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description json_too_deep / json_number_too_long / validation_failed / illegal_action / idempotency_key_reused / malformed_action */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5822,7 +5920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description game_not_found / version_not_found */
+            /** @description game_not_found / version_not_found / no_picture */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5963,7 +6061,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisteredBot"];
                 };
             };
-            /** @description invalid_json */
+            /** @description invalid_json / malformed_body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5972,7 +6070,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description validation_failed */
+            /** @description body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description json_too_deep / json_number_too_long / validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6383,7 +6508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description invalid_json */
+            /** @description invalid_json / malformed_body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6401,7 +6526,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description validation_failed / unknown_bot / unknown_account / invalid_participant / invalid_seats */
+            /** @description body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description json_too_deep / json_number_too_long / validation_failed / unknown_bot / invalid_bot_options / unknown_account / invalid_participant / invalid_seats / invalid_options */
             422: {
                 headers: {
                     [name: string]: unknown;
