@@ -71,6 +71,12 @@ REFUSED = (GameNotStarted, GameOver, VersionConflict, MalformedMove, IllegalMove
 """What a move is refused with once its game is read (a stored answer to its
 Idempotency-Key comes first: the move was made)."""
 
+FALLBACK_KEY = "fallback"
+"""A fallback's Idempotency-Key: ``fallback <decision>``, with a space, which no client's key
+holds (``MoveHeadersSchema``: printable ASCII without spaces). A key a client could send
+would let a seat that sent it first, for the decision it will owe, keep its own deadline from
+ever being played (the fallback finds the client's answer, or ``KeyReused``)."""
+
 SERVICE_ANSWER_TTL = 300
 """Seconds the service keeps the answers of its own moves (bots, fallbacks) for retries: a
 job retried after a crash comes back within minutes, not a day."""
@@ -821,7 +827,7 @@ class GameService:
             action,
             seat,
             if_match=decision,
-            idempotency_key=f"fallback-{decision}",
+            idempotency_key=f"{FALLBACK_KEY} {decision}",
             fallback=True,
             answer_ttl=SERVICE_ANSWER_TTL,
             next_actions=False,

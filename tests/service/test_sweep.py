@@ -14,6 +14,7 @@ import pytest
 from rq.job import JobStatus
 
 from service.config import Settings
+from service.moves import MoveRequest
 from service.runtime import game_service, queue_for
 from service.store import GameRecord, GameStatus
 from service.sweep import (
@@ -103,6 +104,25 @@ def test_sweep_plays_passed_deadlines_and_counts_one_miss_each(settings) -> None
     assert [e["fallback"] for e in entries[1:]] == [True, True]
     stats = service.store.stats(record.id, 2)
     assert [s["missed"] for s in stats] == [1, 1]
+
+
+def test_a_deadline_plays_its_fallback_whatever_idempotency_keys_the_seat_sent(settings) -> None:
+    """A client's Idempotency-Key never names a fallback's answer: a seat that sent the key
+    its future fallback would use (``fallback-<decision>``, a decision id is a version, so
+    foreseeable) did not stall its own deadline (the fallback found that answer and gave up,
+    every pass, for the key's day)."""
+    service = game_service(settings)
+    record, _, _ = service.create("toy", [{"kind": "human"}] * 2, {}, seed="k", decision_seconds=30)
+    tokens = [service.join(record.id, seat, None)[1] for seat in (0, 1)]
+    for seat, card in ((0, 4), (1, 1)):  # both bids of round 1: round 2 falls due at version 2
+        bid = {"type": "bid", "card": card}
+        service.act(record.id, MoveRequest(bid, token=tokens[seat], idempotency_key="fallback-2"))
+    record = service.record(record.id)
+    assert record.decisions == {"0": 2, "1": 2}
+
+    report = Sweep(service, settings).run(now=max(record.due.values()) + 30.5)
+    assert sorted(report.fallbacks) == [(record.id, 0), (record.id, 1)]
+    assert [e["fallback"] for e in service.store.log(record.id)[3:]] == [True, True]
 
 
 def seconds_left(record: GameRecord, seat: int) -> float:
