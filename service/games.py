@@ -483,11 +483,19 @@ class GameService:
         if all(seat.joined for seat in record.seats):
             self.start(record, game, state, events)
         self.store.create(record, events, [setup_entry])
+        self.announce(record, game.to_act(state))
+
+    def announce(self, record: GameRecord, prompts: Mapping[int, Prompt] | None = None) -> None:
+        """What follows a new game's write: its bot accounts hold it (their feeds' ``pending``
+        reads their games) and, once it is active, its first decisions are followed up
+        (``prompts``: who owes one, if the caller knows). Harmless again (a set's add; a
+        notice or a job twice)."""
         for seat in record.seats:
             if seat.account:
                 self.accounts.add_game(seat.account, record.id)
         if record.status is GameStatus.ACTIVE:
-            self.follow_up.after_commit(record, game.to_act(state), actor=None)
+            after = self.prompts(record) if prompts is None else prompts
+            self.follow_up.after_commit(record, after, actor=None)
 
     @staticmethod
     def _invite(record: GameRecord) -> dict[str, str]:

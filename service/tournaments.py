@@ -330,7 +330,7 @@ class TournamentRunner:
         over = len(finished)
         while t.created < t.games and t.created - over < t.concurrency:
             seating, seed = plan[t.created]
-            with contextlib.suppress(Conflict):
+            try:
                 self.service.create(
                     t.game,
                     [t.participants[p].seat_spec() for p in seating],
@@ -347,6 +347,8 @@ class TournamentRunner:
                         else None
                     ),
                 )
+            except Conflict:  # written by a tick that died before it saved: finish its work
+                self._announce(t.game_id(t.created))
             t.created += 1
             self.save(t)
         if over == t.games:
@@ -360,6 +362,15 @@ class TournamentRunner:
             t.standings, t.rated, t.rated_at = self.standings(t), over, now
             self.save(t)
         return f"{over}/{t.games} over, {t.created} started"
+
+    def _announce(self, game_id: str) -> None:
+        """Do again what follows a game's write (``GameService.announce``), for a game a
+        dead tick wrote: without it, its external seats' accounts would never hear of it
+        (their feeds read their games), and a game without deadlines would wait for them
+        for good."""
+        record = self.service.store.load(game_id)
+        if record is not None and record.status is not GameStatus.OVER:
+            self.service.announce(record)
 
     def _revive(self, record: Any, now: float) -> None:
         """Re-run the work a killed worker lost: bot jobs, and deadline fallbacks."""

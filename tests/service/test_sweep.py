@@ -242,3 +242,31 @@ def test_sweep_gives_up_on_a_decision_whose_jobs_keep_failing(settings) -> None:
     assert made == 2 * MAX_REPLAYS  # both bot seats, then no more
     stalled = sweep.run(now=time.time() + STALLED_AFTER + 1).stalled
     assert stalled == {game_id}
+
+
+def test_a_tick_finishes_the_work_of_a_tick_that_died_after_writing_a_game(settings) -> None:
+    """A tick killed between a tournament game's write and what follows it (its accounts
+    told, its first decisions followed up), before it saved its count: the next tick finds
+    the game written (Conflict) and does that work, else the game's external seat's account
+    never hears of it and the game waits for it for good (no deadlines by default)."""
+    service = game_service(settings)
+    account, _ = service.accounts.register("outsider", "tests")
+    runner = TournamentRunner(settings, service)
+    spec = {
+        "game": "toy",
+        "participants": [{"name": "out", "account": account.id}, {"name": "b", "bot": "random"}],
+        "games": 1,
+    }
+    tournament = runner.create(spec)
+    runner.tick(tournament.id, False)
+    game_id = tournament.game_id(0)
+    assert service.accounts.games(account.id) == [game_id]
+    service.accounts.drop_game(account.id, game_id)  # the dead tick's lost work
+    dead = runner.load(tournament.id)
+    dead.created = 0  # nor did it save its count
+    runner.save(dead)
+
+    runner.tick(tournament.id, False)
+    assert service.accounts.games(account.id) == [game_id]
+    assert [n["game_id"] for n in service.pending_for(account.id)] == [game_id]
+    assert runner.load(tournament.id).created == 1
