@@ -125,9 +125,10 @@ def init_app(app: Flask) -> None:
             raise
         if not data:
             return
-        kind = request.mimetype or "no Content-Type"
+        kind = request.mimetype
         if not kind.endswith("json"):  # else the body would be read as no body at all
+            sent = f"not {kind}" if kind else "with its Content-Type"
             raise Problem(
-                415, "unsupported_media_type", f"send the body as application/json, not {kind}"
+                415, "unsupported_media_type", f"send the body as application/json, {sent}"
             )
         check_json_text(data.decode("utf-8", errors="replace"))
