@@ -394,10 +394,13 @@ class GameService:
         seed: str | None = None,
         decision_seconds: float | None = None,
         game_name: str | None = None,
-    ) -> tuple[GameRecord, str]:
+        visibility: str = "private",
+    ) -> tuple[GameRecord, str, dict[str, str]]:
         """A new game from a finished game's state after ``version`` moves, with ``seats``;
         its dice are fresh (``seed`` or a new one, committed) or, with ``dice="original"``,
-        the origin's from that point on. Returns the record and the creator's token.
+        the origin's from that point on. ``visibility`` as for :meth:`create`. Returns the
+        record, the creator's token and, for a private game, an invite token per open human
+        seat.
 
         Raises GameNotFound, GameNotOver, InvalidFork (a version
         out of range or at the end, seats or ``game_name`` that do not match the origin, a
@@ -453,10 +456,12 @@ class GameService:
                 "counter": counter,
                 "state": game.dump_state(replayed.state),
             },
+            visibility=visibility,
         )
+        invites = self._invite(record)
         setup = {"type": "fork", "game": origin.id, "version": version, "dice": dice}
         self._launch(record, game, replayed.state, setup, [])
-        return record, creator_token
+        return record, creator_token, invites
 
     def _launch(
         self,

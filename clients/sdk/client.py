@@ -305,15 +305,19 @@ class Client:
         dice: str = "fresh",
         seed: str | None = None,
         decision_seconds: float | None = None,
+        visibility: str | None = None,
     ) -> Json:
         """A new game from the finished game ``game_id`` after ``version`` moves, with
         ``seats`` (as many as it had); ``dice="original"`` keeps its dice from there on, else
         a fresh committed ``seed`` (random by default). The answer is like
-        :meth:`create_game`'s, with ``forked_from``. Not retried."""
+        :meth:`create_game`'s (private by default, with ``invites``), with ``forked_from``.
+        Not retried."""
         body: Json = {
             "fork": {"game": game_id, "version": version, "dice": dice},
             "seats": [dict(s) for s in seats],
         }
+        if visibility is not None:
+            body["visibility"] = visibility
         if seed is not None:
             body["seed"] = seed
         if decision_seconds is not None:

@@ -100,7 +100,7 @@ class Games(MethodView):
         service = game_service()
         if "fork" in body:
             fork = body["fork"]
-            record, creator_token = service.fork(
+            record, creator_token, invites = service.fork(
                 fork["game"],
                 fork["version"],
                 body["seats"],
@@ -108,16 +108,17 @@ class Games(MethodView):
                 seed=body.get("seed"),
                 decision_seconds=body.get("decision_seconds"),
                 game_name=body.get("game"),
+                visibility=body["visibility"],
             )
-            return {**service.summary(record), "creator_token": creator_token}
-        record, creator_token, invites = service.create(
-            body["game"],
-            body["seats"],
-            body["options"],
-            body.get("seed"),
-            decision_seconds=body.get("decision_seconds"),
-            visibility=body["visibility"],
-        )
+        else:
+            record, creator_token, invites = service.create(
+                body["game"],
+                body["seats"],
+                body["options"],
+                body.get("seed"),
+                decision_seconds=body.get("decision_seconds"),
+                visibility=body["visibility"],
+            )
         return {**service.summary(record), "creator_token": creator_token, "invites": invites}
 
 

@@ -47,7 +47,7 @@ def replayed(summary: dict[str, Any], log: dict[str, Any], k: int) -> Any:
 
 def fork(base: str, origin: str, version: int, seats: list[dict], **extra: Any) -> Any:
     fork = {"game": origin, "version": version, **extra.pop("fork", {})}
-    body: dict[str, Any] = {"fork": fork, "seats": seats}
+    body: dict[str, Any] = {"fork": fork, "seats": seats, "visibility": "public"}
     return requests.post(f"{base}/v1/games", json={**body, **extra}, timeout=20)
 
 
@@ -217,6 +217,27 @@ def test_a_fork_with_the_original_dice_replays_the_rest_of_the_game_exactly(
     assert final["result"] == summary["result"]
     assert final["version"] == summary["version"] - k
     assert get(live_server, f"/games/{forked['id']}/verification")["ok"] is True
+
+
+def test_a_fork_is_private_unless_asked_public_as_a_new_game_is(live_server, redis_client):
+    """A fork took no visibility: asked private (or by default), it came out public, listed,
+    its open seats for anyone to take."""
+    summary = finished(live_server, seed="h8")
+    body = {"fork": {"game": summary["id"], "version": 1}, "seats": HUMANS}
+    reply = requests.post(f"{live_server}/v1/games", json=body, timeout=20)
+    assert reply.status_code == 201, reply.text
+    forked = reply.json()
+    assert forked["visibility"] == "private" and set(forked["invites"]) == {"0", "1"}
+    listed = get(live_server, "/games", limit=100)["games"]
+    assert forked["id"] not in [game["id"] for game in listed]
+    join = f"{live_server}/v1/games/{forked['id']}/seats/0/join"
+    stranger = requests.post(join, json={}, timeout=10)
+    assert stranger.status_code == 403 and stranger.json()["code"] == "private_game"
+    invited = {"Authorization": f"Bearer {forked['invites']['0']}"}
+    assert requests.post(join, json={}, headers=invited, timeout=10).status_code == 201
+    public = fork(live_server, summary["id"], 1, HUMANS)
+    assert public.status_code == 201 and public.json()["visibility"] == "public"
+    assert public.json()["invites"] == {}
 
 
 REFUSED_FORKS = [

@@ -49,12 +49,12 @@ def fork(
     decision_seconds: float | None,
     as_json: bool,
 ) -> None:
-    """Start a new game from finished game GAME_ID after its first K moves (--at K); join
-    its human seats and print the tokens, like `dicehall new`."""
+    """Start a new (private) game from finished game GAME_ID after its first K moves (--at
+    K); join its human seats and print the tokens, like `dicehall new`."""
     count = len(client.game(game_id)["seats"])
     bots = count if bots is None else bots
     if bots > count:
         raise click.BadParameter(f"game {game_id} has {count} seats", param_hint="--bots")
     seats = seat_specs(count - bots, bots, bot, names)
     created = client.fork_game(game_id, version, seats, dice, seed, decision_seconds)
-    join_and_report(client, created, seats, as_json)
+    join_and_report(client.with_token(created["creator_token"]), created, seats, as_json)

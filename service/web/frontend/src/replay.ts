@@ -122,7 +122,8 @@ async function fork(): Promise<void> {
     return value === "human" ? { kind: "human" } : { kind: "bot", bot: value.slice(4) };
   });
   const dice = (document.querySelector('input[name="dice"]:checked') as HTMLInputElement).value;
-  const body = { seats, fork: { game: gameId, version: step, dice } } as CreateGame;
+  // public: its open seats are taken with `dicehall play --join`, as the page says
+  const body = { seats, fork: { game: gameId, version: step, dice }, visibility: "public" } as CreateGame;
   const out = $("fork-result");
   try {
     const created = await createGame(body);

@@ -106,7 +106,8 @@ async function fork() {
         return value === "human" ? { kind: "human" } : { kind: "bot", bot: value.slice(4) };
     });
     const dice = document.querySelector('input[name="dice"]:checked').value;
-    const body = { seats, fork: { game: gameId, version: step, dice } };
+    // public: its open seats are taken with `dicehall play --join`, as the page says
+    const body = { seats, fork: { game: gameId, version: step, dice }, visibility: "public" };
     const out = $("fork-result");
     try {
         const created = await createGame(body);
