@@ -14,7 +14,14 @@ from engine import dice as dice_mod
 from engine.contract import InvalidOptions
 from engine.games import get_game
 from service import tokens
-from service.errors import GameNotFound, GameStarted, InvalidGameOptions, NotCreator, Unauthorized
+from service.errors import (
+    GameNotFound,
+    GameStarted,
+    InvalidFork,
+    InvalidGameOptions,
+    NotCreator,
+    Unauthorized,
+)
 from service.games import GameService, open_human_seat
 from service.store import GameRecord, GameStatus, Pipeline
 
@@ -51,12 +58,17 @@ def remove_seat(service: GameService, game_id: str, seat: int, token: str | None
     """Remove a human seat nobody has taken from a waiting game (creator only); the game is
     dealt again for the seats left, and starts if all of them are taken. Raises Unauthorized,
     NotCreator, GameNotFound, GameStarted, InvalidGameOptions (the game cannot be played with
-    one seat fewer)."""
+    one seat fewer), InvalidFork (a fork: its position is for its seats)."""
     key = service.store.key_for(game_id, "game")
 
     def decide(pipe: Pipeline) -> tuple[Any, GameRecord]:
         record = _waiting_for_creator(service.store.load(game_id, pipe), game_id, token)
         open_human_seat(record, seat)
+        if record.forked_from is not None:  # dealt again, it would lose the forked position
+            raise InvalidFork(
+                f"a fork plays on its origin's position, for its {len(record.seats)} seats: "
+                "cancel it and fork again"
+            )
         game = get_game(record.game)
         seats = record.seats[:seat] + record.seats[seat + 1 :]
         try:

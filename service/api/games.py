@@ -165,6 +165,7 @@ class SeatResource(MethodView):
         (409, "seat_taken"),
         (409, "seat_not_human"),
         (422, "invalid_options"),
+        (422, "invalid_fork"),
     )
     @operation(blp, "removeSeat", BEARER)
     def delete(self, game_id: str, seat: int) -> dict[str, Any]:

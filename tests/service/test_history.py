@@ -240,6 +240,23 @@ def test_a_fork_is_private_unless_asked_public_as_a_new_game_is(live_server, red
     assert public.json()["invites"] == {}
 
 
+def test_a_fork_keeps_its_seats(live_server, redis_client):
+    """Removing a seat deals a waiting game again from set-up: a fork would lose its
+    position and keep ``forked_from`` (its log then failed to re-play: 500)."""
+    bots = [{"kind": "bot", "bot": "random"}] * 3
+    origin = create(live_server, "toy", bots, seed="h9")
+    wait_for(live_server, origin["id"], lambda s: s["status"] == "over", timeout=90)
+    forked = fork(live_server, origin["id"], 3, [{"kind": "human"}] * 3).json()
+    creator = {"Authorization": f"Bearer {forked['creator_token']}"}
+    seat = f"{live_server}/v1/games/{forked['id']}/seats/2"
+    reply = requests.delete(seat, headers=creator, timeout=10)
+    assert reply.status_code == 422 and reply.json()["code"] == "invalid_fork", reply.text
+    assert get(live_server, f"/games/{forked['id']}") == {
+        k: v for k, v in forked.items() if k not in ("creator_token", "invites")
+    }
+    assert get(live_server, f"/games/{forked['id']}/log")["entries"][0]["action"]["type"] == "fork"
+
+
 REFUSED_FORKS = [
     ({"version": "last"}, 422, "invalid_fork"),
     ({"seats": HUMANS[:1]}, 422, "invalid_fork"),

@@ -5166,7 +5166,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description invalid_options */
+            /** @description invalid_options / invalid_fork */
             422: {
                 headers: {
                     [name: string]: unknown;
