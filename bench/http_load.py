@@ -50,12 +50,14 @@ class Script:
 @dataclass
 class Tally:
     """What a client did in a period: operations finished by the stop time, their latencies
-    in seconds, the games it set up and the HTTP requests its operations made."""
+    in seconds, the games it set up, the HTTP requests its operations made and the client's
+    own CPU seconds (its process's, from the start to its last operation)."""
 
     ops: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
     requests: int = 0
+    cpu: float = 0.0
 
 
 def wait_for_start(start: float) -> None:
@@ -97,9 +99,10 @@ def set_up(http: requests.Session, base: str, script: Script) -> tuple[str, list
 def setup_period(base: str, scripts: list[Script], first: int, step: int, games: int) -> Tally:
     """Only set up ``games`` games (what a game's start costs, to take out of the moves')."""
     http = session()
+    cpu = time.process_time()
     for n in range(games):
         set_up(http, base, scripts[(first + n * step) % len(scripts)])
-    return Tally(ops=games, games=games)
+    return Tally(ops=games, games=games, cpu=time.process_time() - cpu)
 
 
 def play_period(
@@ -109,6 +112,7 @@ def play_period(
     http = session()
     tally = Tally()
     wait_for_start(start)
+    cpu = time.process_time()
     n = first
     while time.monotonic() < stop:
         script = scripts[n % len(scripts)]
@@ -148,6 +152,7 @@ def play_period(
                 tally.ops += 1
                 tally.requests += requests_made
                 tally.latencies.append(latency)
+    tally.cpu = time.process_time() - cpu
     return tally
 
 
@@ -156,6 +161,7 @@ def floor_period(base: str, key: str, size: int, start: float, stop: float) -> T
     http = session()
     tally = Tally()
     wait_for_start(start)
+    cpu = time.process_time()
     while time.monotonic() < stop:
         t0 = time.perf_counter()
         _check(http.post(f"{base}/floor/{key}", params={"size": size}), "floor")
@@ -163,6 +169,7 @@ def floor_period(base: str, key: str, size: int, start: float, stop: float) -> T
         if time.monotonic() <= stop:
             tally.ops += 1
             tally.latencies.append(latency)
+    tally.cpu = time.process_time() - cpu
     return tally
 
 

@@ -40,6 +40,12 @@ per seat and a summary per scripted game of some 50 to 130 moves).
 workers per HTTP move in the API periods (``/proc``): the engine's share of a move's cost
 (target <= 10%).
 
+**All CPU** per operation: the server's workers (``/proc``), Redis (``INFO``) and the client
+processes (each its own ``time.process_time`` over the period), less the set-up of games for
+moves. Clients, servers and Redis share the machine's cores, so when the cores are the bound
+the ratio tends to the *CPU ratio*, a floor request's all CPU : a move's, which does not move
+with the load of other processes as the rates do (compare two trees with it).
+
 The machine running clients, servers and Redis together bounds all of these; compare the
 ratios, and rerun on a quiet machine before trusting absolute numbers.
 """
@@ -93,6 +99,7 @@ class Period:
     server_cpu: float
     games: int = 0
     requests: int = 0
+    client_cpu: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -103,8 +110,8 @@ class Period:
 
     def costs(self, setup: Period | None = None) -> dict[str, float]:
         """Per operation: Redis commands, round trips (reply writes), MULTI blocks, the
-        commandstats bound, server and Redis CPU ms; less ``setup``'s cost per game for each
-        game this period set up."""
+        commandstats bound, server, client and Redis CPU ms and their sum; less ``setup``'s
+        cost per game for each game this period set up."""
 
         def per_op(amount: Callable[[Period], float]) -> float:
             spent = amount(self)
@@ -119,6 +126,8 @@ class Period:
             "round_trip_bound": per_op(lambda p: p.redis.round_trip_bound),
             "server_cpu_ms": per_op(lambda p: p.server_cpu) * 1000,
             "redis_cpu_ms": per_op(lambda p: p.redis.cpu) * 1000,
+            "client_cpu_ms": per_op(lambda p: p.client_cpu) * 1000,
+            "cpu_ms": per_op(lambda p: p.server_cpu + p.redis.cpu + p.client_cpu) * 1000,
         }
 
 
@@ -215,7 +224,9 @@ class Bench:
         counters = RedisCounters.read(self.redis).since(before)
         cpu = children_cpu_seconds(self.api_proc.pid) - cpu
         games = sum(t.games for t in tallies)
-        return Period("setup", games, 0.0, [], counters, cpu, games)
+        return Period(
+            "setup", games, 0.0, [], counters, cpu, games, client_cpu=sum(t.cpu for t in tallies)
+        )
 
     def api_period(
         self, progress: Progress, label: str, scripts: list[Script], seconds: float | None = None
@@ -277,6 +288,7 @@ class Bench:
             cpu,
             sum(t.games for t in tallies),
             sum(t.requests for t in tallies),
+            sum(t.cpu for t in tallies),
         )
 
 
@@ -300,6 +312,8 @@ def periods_table(figures: GameFigures, args: argparse.Namespace) -> Table:
         "MULTI blocks/op",
         "server CPU ms/op",
         "Redis CPU ms/op",
+        "client CPU ms/op",
+        "all CPU ms/op",
     ):
         table.add_column(column, justify="right")
     names = {"API": "API moves", "floor": "floor CAS"}
@@ -318,6 +332,8 @@ def periods_table(figures: GameFigures, args: argparse.Namespace) -> Table:
             f"{costs['multi_blocks']:.2f}",
             f"{costs['server_cpu_ms']:.2f}",
             f"{costs['redis_cpu_ms']:.2f}",
+            f"{costs['client_cpu_ms']:.2f}",
+            f"{costs['cpu_ms']:.2f}",
         )
     return table
 
@@ -368,6 +384,10 @@ def summary(figures: GameFigures) -> dict[str, Any]:
         "setup_per_game": figures.setup.costs(),
         "engine_ms_per_move": figures.engine_seconds_per_move * 1000,
         "api_cpu_ms_per_move": cpu * 1000,
+        "client_cpu_ms_per_move": cost(api, "client_cpu_ms"),
+        "cpu_ms_per_move": cost(api, "cpu_ms"),
+        "floor_cpu_ms_per_request": cost(floor, "cpu_ms"),
+        "cpu_ratio": ratio(cost(floor, "cpu_ms"), cost(api, "cpu_ms")),
         "engine_share": ratio(figures.engine_seconds_per_move, cpu),
         "periods": [
             {
@@ -409,6 +429,9 @@ def summary_table(rows: list[dict[str, Any]]) -> Table:
         "cmdstats bound": lambda r: f"{r['round_trip_bound_per_move']:.2f}",
         "engine ms/move": lambda r: f"{r['engine_ms_per_move']:.3f}",
         "API CPU ms/move": lambda r: f"{r['api_cpu_ms_per_move']:.2f}",
+        "all CPU ms/move": lambda r: f"{r['cpu_ms_per_move']:.2f}",
+        "all CPU ms/floor req": lambda r: f"{r['floor_cpu_ms_per_request']:.2f}",
+        "CPU ratio": lambda r: f"{r['cpu_ratio']:.2f}",
         "engine share": lambda r: f"{r['engine_share']:.1%}",
     }
     for column in columns:
@@ -454,7 +477,9 @@ def main(argv: list[str] | None = None) -> None:
     console.print(
         "ratio = moves/s : floor requests/s (target >= 0.6); round trips from Redis's reply "
         "writes (target: <= 3 for the POST + <= 1 for a GET); engine share "
-        "= legal_actions + apply CPU against the API workers' CPU per move (target <= 10%)"
+        "= legal_actions + apply CPU against the API workers' CPU per move (target <= 10%); all "
+        "CPU = API or floor workers + Redis + the client processes; CPU ratio = a floor "
+        "request's all CPU : a move's (what the ratio tends to when the cores are the bound)"
     )
 
     machine["load_after"] = os.getloadavg()

@@ -19,10 +19,11 @@ path decides nothing of its own.
 A plain request is then served by the same functions as Flask's view, in the same order as
 Flask's hooks, inside the app's context (``g``, ``current_app``): its id and metrics
 (:mod:`service.observe`), its rate-limit count riding with the game's read
-(:mod:`service.ratelimit`), the operation (:func:`service.api.play.move_answer`,
-:func:`~service.api.play.legal_actions_answer`), the errors as the app's handlers answer
-them (:mod:`service.problems`). ``tests/service/test_lean_path.py`` checks that both paths
-answer the same, byte for byte, for valid and invalid requests.
+(:mod:`service.ratelimit`), the operation (:func:`service.api.play.move_result`,
+:func:`~service.api.play.legal_actions_result`; a 200 answer is written as ``jsonify`` and
+the hooks write it, without building a ``Response``), the errors as the app's handlers
+answer them (:mod:`service.problems`). ``tests/service/test_lean_path.py`` checks that both
+paths answer the same, byte for byte, for valid and invalid requests.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Flask, Response
@@ -38,10 +39,11 @@ from marshmallow import ValidationError
 from werkzeug.wsgi import get_input_stream
 
 from service import hardening, observe
-from service.api.play import legal_actions_answer, move_answer, move_request
+from service.api.play import Answer, legal_actions_result, move_request, move_result
 from service.connections import REDIS_FAILURES, get_redis
 from service.context import parse_bearer, service_of
 from service.errors import ServiceError
+from service.jsonio import OrjsonProvider
 from service.metrics import MOVE_ROUTE
 from service.problems import Problem, problem_response, redis_failed, server_failed
 from service.ratelimit import LIMITS, Limits, refused_late
@@ -107,12 +109,12 @@ class LeanPath:
             token = parse_bearer(environ.get("HTTP_AUTHORIZATION"))
         except Problem:
             return self.fallback(environ, start_response)
-        serve: Callable[[], Response]
+        serve: Callable[[], Answer]
         if method == "GET":
             service = service_of(self.app)
 
-            def serve() -> Response:
-                return legal_actions_answer(service, game_id, token)
+            def serve() -> Answer:
+                return legal_actions_result(service, game_id, token)
 
         else:
             move = self._move(environ, game_id)
@@ -121,7 +123,7 @@ class LeanPath:
             serve = move
         return self._serve(environ, start_response, route, serve)
 
-    def _move(self, environ: dict[str, Any], game_id: str) -> Callable[[], Response] | None:
+    def _move(self, environ: dict[str, Any], game_id: str) -> Callable[[], Answer] | None:
         """How to serve a plain move; None when the request is not plain (its body is then
         back in ``environ`` for Flask)."""
         data = self._body(environ)
@@ -146,7 +148,7 @@ class LeanPath:
         except (Problem, ValidationError, orjson.JSONDecodeError):
             return None
         service = service_of(self.app)
-        return lambda: move_answer(service, game_id, move)
+        return lambda: move_result(service, game_id, move)
 
     def _body(self, environ: dict[str, Any]) -> bytes | None:
         """The body of a plain JSON request, read; None (and nothing read) for any other."""
@@ -172,13 +174,13 @@ class LeanPath:
         environ: dict[str, Any],
         start_response: Callable[..., Any],
         route: str,
-        serve: Callable[[], Response],
+        serve: Callable[[], Answer],
     ) -> Any:
         """Serve a plain request as Flask's hooks and handlers would (see the module)."""
         app = self.app
         method = environ["REQUEST_METHOD"]
         with app.app_context():
-            observe.begin(environ.get("HTTP_X_REQUEST_ID", ""), route)
+            request_id, started = observe.begin(environ.get("HTTP_X_REQUEST_ID", ""), route)
             try:
                 limits: Limits | None = app.extensions.get(LIMITS)
                 counting = (
@@ -193,18 +195,42 @@ class LeanPath:
                 )
                 if counting is not None:
                     ride_along(counting)
-                response = self._answer(serve)
-                response = observe.answer(response, method)
+                answer = self._answer(serve)
+                if isinstance(answer, Response):
+                    answer = observe.answer(answer, method)
+                else:
+                    observe.count(method, route, 200, started)
                 refused = refused_late(get_redis()) if limits is not None else None
                 if refused is not None:
-                    response = problem_response(refused)
-                return response(environ, start_response)
+                    answer = problem_response(refused)
+                if isinstance(answer, Response):
+                    return answer(environ, start_response)
+                return self._plain(answer, request_id, start_response)
             finally:
                 take_riders()
                 observe.end()
 
-    def _answer(self, serve: Callable[[], Response]) -> Response:
-        """The operation's response, or its error's as the app's error handlers give it."""
+    def _plain(
+        self, answer: Answer, request_id: str, start_response: Callable[..., Any]
+    ) -> list[bytes]:
+        """A 200 answer sent as Flask's ``jsonify`` and the request's hooks make it, byte for
+        byte (its headers in the same order), without building a ``Response``."""
+        body, headers = answer
+        data = cast(OrjsonProvider, self.app.json).dump_bytes(body) + b"\n"
+        start_response(
+            "200 OK",
+            [
+                ("Content-Type", "application/json"),
+                ("Content-Length", str(len(data))),
+                *headers,
+                (observe.REQUEST_ID, request_id),
+            ],
+        )
+        return [data]
+
+    def _answer(self, serve: Callable[[], Answer]) -> Answer | Response:
+        """The operation's answer, or its error's response as the app's error handlers give
+        it."""
         try:
             return serve()
         except (Problem, ServiceError) as error:

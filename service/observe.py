@@ -26,23 +26,29 @@ def _route() -> str:
     return rule.rule if rule is not None else "unmatched"
 
 
-def begin(given_id: str, route: str) -> None:
+def begin(given_id: str, route: str) -> tuple[str, float]:
     """A request starts (in the app context's ``g``): its id (``given_id`` if usable), its
-    start time, its route in flight."""
-    g.request_id = given_id if _USABLE_ID.fullmatch(given_id) else uuid.uuid4().hex
-    g.started = time.perf_counter()
+    start time, its route in flight. Returns the id and the start time."""
+    request_id = g.request_id = given_id if _USABLE_ID.fullmatch(given_id) else uuid.uuid4().hex
+    started = g.started = time.perf_counter()
     g.route = route
     metrics.labelled(metrics.IN_FLIGHT, route).inc()
+    return request_id, started
+
+
+def count(method: str, route: str, status: int, started: float | None) -> None:
+    """Count an answered request (its status; a move's time since ``started`` too)."""
+    code = str(status)
+    metrics.labelled(metrics.REQUESTS, method, route, code).inc()
+    if route == metrics.MOVE_ROUTE and method == "POST" and started is not None:
+        metrics.labelled(metrics.MOVE_SECONDS, code).observe(time.perf_counter() - started)
 
 
 def answer(response: Response, method: str) -> Response:
     """A request is answered: its id on the response, its metrics counted."""
     response.headers[REQUEST_ID] = g.get("request_id") or uuid.uuid4().hex
     route = g.get("route") or _route()
-    status = str(response.status_code)
-    metrics.labelled(metrics.REQUESTS, method, route, status).inc()
-    if route == metrics.MOVE_ROUTE and method == "POST" and "started" in g:
-        metrics.labelled(metrics.MOVE_SECONDS, status).observe(time.perf_counter() - g.started)
+    count(method, route, response.status_code, g.get("started"))
     if response.is_streamed and "route" in g:  # in flight until the stream closes
         gauge = metrics.labelled(metrics.IN_FLIGHT, g.pop("route"))
         response.call_on_close(gauge.dec)

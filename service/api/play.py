@@ -81,19 +81,31 @@ def move_request(
     )
 
 
-def move_answer(service: GameService, game_id: str, move: MoveRequest) -> Response:
-    """``POST actions``: make the move; its answer with the new version as ETag."""
+Answer = tuple[dict[str, Any], list[tuple[str, str]]]
+"""An operation's 200 answer: its JSON body and its headers beyond Content-Type and
+Content-Length, in order."""
+
+
+def move_result(service: GameService, game_id: str, move: MoveRequest) -> Answer:
+    """``POST actions``: make the move; its answer, with the new version as ETag."""
     answer = service.act(game_id, move)
-    response = jsonify(answer)
-    response.headers["ETag"] = f'"{answer["version"]}"'
-    return response
+    return answer, [("ETag", f'"{answer["version"]}"')]
 
 
-def legal_actions_answer(service: GameService, game_id: str, token: str | None) -> Response:
+def legal_actions_result(service: GameService, game_id: str, token: str | None) -> Answer:
     """``GET legal-actions``: the legal actions of the seat ``token`` opens."""
     record = service.record(game_id)
     seat = service.require_seat(service.identify(record, token))
-    return jsonify(service.legal_actions(record, seat))
+    return service.legal_actions(record, seat), []
+
+
+def response_of(answer: Answer) -> Response:
+    """The Flask response of an operation's answer."""
+    body, headers = answer
+    response = jsonify(body)
+    for name, value in headers:
+        response.headers[name] = value
+    return response
 
 
 @blp.route("/games/<string:game_id>/view")
@@ -164,7 +176,7 @@ class LegalActions(MethodView):
     @operation(blp, "listLegalActions", BEARER)
     def get(self, game_id: str) -> Response:
         """List every legal action of the caller's seat now (empty when it owes nothing)"""
-        return legal_actions_answer(game_service(), game_id, bearer_token())
+        return response_of(legal_actions_result(game_service(), game_id, bearer_token()))
 
 
 @blp.route("/games/<string:game_id>/actions")
@@ -212,7 +224,7 @@ class Actions(MethodView):
             request.headers.get("Authorization"),
             headers.get("idempotency_key"),
         )
-        return move_answer(game_service(), game_id, move)
+        return response_of(move_result(game_service(), game_id, move))
 
 
 @blp.route("/games/<string:game_id>/log")

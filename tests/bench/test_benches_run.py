@@ -53,6 +53,10 @@ def test_http_moves_prints_its_tables_and_counts_the_floors_three_round_trips(tm
     assert row["commands_per_move_by_name"]["evalsha"] >= 1
     assert row["multi_blocks_per_move"] < 1, "moves commit without MULTI (set-ups still use it)"
     assert 0 < row["engine_share"] < 1
+    # every operation costs its client some CPU, and all CPU holds the client's and server's
+    assert row["client_cpu_ms_per_move"] > 0 and row["floor_cpu_ms_per_request"] > 0
+    assert row["cpu_ms_per_move"] > row["api_cpu_ms_per_move"] > 0
+    assert row["cpu_ratio"] > 0
 
 
 def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(tmp_path):
