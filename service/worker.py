@@ -200,6 +200,13 @@ class JobLinesAtDebug:
         return getattr(self.logger, name)
 
 
+def job_lines_follow_root() -> None:
+    """Let ``DICEHALL_LOG_LEVEL=debug`` show rq's per-job lines: rq sets its worker's logger
+    to INFO when it is imported, whatever the root logger's level."""
+    if logging.getLogger().isEnabledFor(logging.DEBUG):
+        logging.getLogger("rq.worker").setLevel(logging.DEBUG)
+
+
 class QuietJobsMixin:
     """rq's per-job log lines at DEBUG (:class:`JobLinesAtDebug`)."""
 
@@ -372,6 +379,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
     args = parser.parse_args(argv)
     configure_logging()
+    job_lines_follow_root()
     settings = Settings()
     try:
         queue_url(settings)

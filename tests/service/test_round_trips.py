@@ -554,3 +554,26 @@ def test_rqs_per_job_lines_are_logged_at_debug(private_redis, monkeypatch, caplo
     assert (logging.INFO, f"Worker {worker.name}: cleaning registries for queue: quiet-test") in (
         lines
     )
+
+
+def test_a_debug_log_level_shows_rqs_per_job_lines(monkeypatch):
+    import logging
+
+    from service.logs import configure_logging
+    from service.worker import job_lines_follow_root
+
+    rq_worker, root = logging.getLogger("rq.worker"), logging.getLogger()
+    levels, handlers = (rq_worker.level, root.level), list(root.handlers)
+    try:
+        monkeypatch.setenv("DICEHALL_LOG_LEVEL", "info")
+        configure_logging()
+        job_lines_follow_root()
+        assert not rq_worker.isEnabledFor(logging.DEBUG)
+        monkeypatch.setenv("DICEHALL_LOG_LEVEL", "debug")
+        configure_logging()
+        job_lines_follow_root()
+        assert rq_worker.isEnabledFor(logging.DEBUG)
+    finally:
+        rq_worker.setLevel(levels[0])
+        root.setLevel(levels[1])
+        root.handlers[:] = handlers
