@@ -172,20 +172,20 @@ PER_JOB_LINES = frozenset(
     {
         "Worker %s: %s: %s",  # a job dequeued
         "Worker %s: %s: %s (%s)",  # a job dequeued (with its description); a job OK
-        "Successfully completed %s job in %ss on worker %s",
-        "Successfully completed job %s in %ss on worker %s",
         "Worker %s: job %s result is kept for %s seconds",
     }
 )
-"""rq 3.0's INFO lines of every job that succeeds (four a bot move)."""
+"""rq 3.0's INFO lines of every job that succeeds but the one that says it completed (with
+the job's description, its time and its worker): three of four a bot move."""
 
 
 class JobLinesAtDebug:
-    """rq's worker logger with its per-job INFO lines (``PER_JOB_LINES``) at DEBUG: a line
-    costs the worker about 0.1 ms (its record, its format, its write), and the one of a
-    dequeued job comes between a move's commit and its bot's reply. What rq logs otherwise
-    (start, stop, failures, registries cleaned) it logs as before; ``DICEHALL_LOG_LEVEL=debug``
-    shows the per-job lines too."""
+    """rq's worker logger with three of its four INFO lines a job (``PER_JOB_LINES``) at
+    DEBUG: a line costs the worker about 0.1 ms (its record, its format, its write), and the
+    one of a dequeued job comes between a move's commit and its bot's reply. A job's
+    "Successfully completed" line, after its finishing, and what rq logs otherwise (start,
+    stop, failures, registries cleaned) stay as rq logs them; ``DICEHALL_LOG_LEVEL=debug``
+    shows the other per-job lines too."""
 
     def __init__(self, logger: logging.Logger) -> None:
         self.logger = logger
@@ -241,6 +241,7 @@ class OneTripFinishMixin:
     connection: Any
     name: str
     log: Any
+    log_job_description: bool
     default_result_ttl: int
     death_penalty_class: Any
     _finished_at = float("-inf")
@@ -286,7 +287,18 @@ class OneTripFinishMixin:
         self._suspended_then = bool(replies[-1])
         release_slot(job)
         job.send_webhooks(JobStatus.FINISHED)
-        self.log.debug("Worker %s: %s: job OK (%s)", self.name, job.origin, job.id)
+        taken = job.ended_at - job.started_at
+        if self.log_job_description:
+            self.log.info(
+                "Successfully completed %s job in %ss on worker %s",
+                job.description,
+                taken,
+                self.name,
+            )
+        else:
+            self.log.info(
+                "Successfully completed job %s in %ss on worker %s", job.id, taken, self.name
+            )
 
     def _idle_sent(self) -> bool:
         return self._fresh()
