@@ -44,9 +44,10 @@ TUNE = {
 }
 """Weights of the potential (tuned on seeded solo games, see bench/burgundy_report.py)."""
 SOLO_CASTLE = "commodity"
-"""The castle a solo game starts from: the heuristic playing on from each castle, the
-commodity castle made the most on every duchy (paired seeds, RULES.md "The commodity
-castle"); with seats the castle is chosen by its small areas as before (not measured)."""
+"""The castle a solo game starts from: played on by the heuristic from each castle on the
+same seeds, the commodity castle made the most on duchies A and B (C and D not measured;
+RULES.md, "The commodity castle"); with seats the castle is chosen by the small areas
+around it, as before (not measured)."""
 KIND = {kind: n for n, kind in enumerate(BONUS_KINDS)}
 MONK, SILVER, COMMODITY, WORKER = range(len(BONUS_KINDS))
 HOLD_DECAY = 0.6
