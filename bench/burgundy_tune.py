@@ -3,6 +3,7 @@
     python bench/burgundy_tune.py tune [--generations 12] [--games 120] [--sigma 0.25]
         [--out FILE]
     python bench/burgundy_tune.py compare --weights FILE [--games 400] [--first 100000]
+    python bench/burgundy_tune.py castles [--duchy A] [--games 2000] [--first 0]
 
 The weights are the potential's (``TUNE``), what a bonus held is worth (``BONUS_VALUE``) and
 how fast holding more of a kind loses worth (``HOLD_DECAY``), in ``engine/burgundy/bots.py``.
@@ -17,6 +18,10 @@ estimate that noise biases least) and the best candidate seen with their fitness
 
 ``compare``: today's weights and the tuned ones on the same held-out seeds (``--first``
 onwards, away from the tuning seeds); means with 95% CIs and the paired difference.
+
+``castles``: the heuristic from each castle of the duchy (solo), and from its own pick, on
+the same seeds (``castle-N``; the same dice whatever is marked); each castle's mean and its
+paired difference against the heuristic's own pick.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.cluster import machine_line, machine_state
 from bench.search import with_ci
 from engine.burgundy import bots
+from engine.burgundy.duchy import DUCHIES, INDEX
 from engine.games import get_game
 from engine.search import FastDice, fast_step
 
@@ -90,16 +96,22 @@ def set_weights(weights: dict[str, float]) -> None:
     bots._holding.cache_clear()
 
 
-def solo_score(seed: str) -> int:
-    """One solo game of the heuristic (as the module's tables stand) on the fast path."""
+def solo_score(seed: str, duchy: str = "A", castle: int | None = None) -> int:
+    """One solo game of the heuristic (as the module's tables stand) on the fast path, from
+    the ``castle``-th legal castle if given (else from the heuristic's pick)."""
     game = get_game("burgundy")
     bot = bots.HeuristicBot()
     dice = FastDice(seed)
     rng = random.Random(seed)
-    state = game.setup(1, game.validate_options(1, dict(OPTIONS)), dice)
+    state = game.setup(1, game.validate_options(1, {**OPTIONS, "duchy": duchy}), dice)
     while not game.is_over(state):
         legal = game.legal_actions(state, 0)
-        action = legal[0] if len(legal) == 1 else bot.choose(game.view(state, 0), legal, rng)
+        if castle is not None and legal[0]["type"] == "pick_castle":
+            action = legal[castle]
+        elif len(legal) == 1:
+            action = legal[0]
+        else:
+            action = bot.choose(game.view(state, 0), legal, rng)
         fast_step(game, state, 0, action, dice)
     result = game.result(state)
     assert result is not None
@@ -185,11 +197,33 @@ def compare(console: Console, args: argparse.Namespace) -> None:
     console.print(machine_line(machine))
 
 
+def castles(console: Console, args: argparse.Namespace) -> None:
+    machine = machine_state()
+    game = get_game("burgundy")
+    options = game.validate_options(1, {**OPTIONS, "duchy": args.duchy})
+    state = game.setup(1, options, FastDice("castles"))
+    picks = game.legal_actions(state, 0)
+    duchy = DUCHIES[args.duchy]
+    seeds = [f"castle-{n}" for n in range(args.first, args.first + args.games)]
+    own = [solo_score(seed, args.duchy) for seed in seeds]
+    console.print(f"the heuristic's own pick: {with_ci(own)} ({args.games} seeds)")
+    for n, pick in enumerate(picks):
+        found = [solo_score(seed, args.duchy, n) for seed in seeds]
+        diffs = [a - b for a, b in zip(found, own, strict=True)]
+        square = duchy.castle_square[INDEX[(pick["hex"][0], pick["hex"][1])]]
+        console.print(
+            f"castle {pick['hex']} ({square}): {with_ci(found)}; "
+            f"against the own pick {with_ci(diffs, signed=True)}"
+        )
+    machine["load_after"] = list(os.getloadavg())
+    console.print(machine_line(machine))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["tune", "compare"])
+    parser.add_argument("what", choices=["tune", "compare", "castles"])
     parser.add_argument("--generations", type=int, default=12)
     parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--popsize", type=int, default=10)
@@ -198,10 +232,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--weights", default="burgundy_weights.json")
     parser.add_argument("--which", default="mean", choices=["mean", "best"])
     parser.add_argument("--first", type=int, default=100_000)
+    parser.add_argument("--duchy", default="A", choices=sorted(DUCHIES))
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "tune":
         tune(console, args)
+    elif args.what == "castles":
+        castles(console, args)
     else:
         compare(console, args)
 

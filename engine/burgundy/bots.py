@@ -43,6 +43,11 @@ TUNE = {
     "mark_chance": 0.0,
 }
 """Weights of the potential (tuned on seeded solo games, see bench/burgundy_report.py)."""
+SOLO_CASTLE = "commodity"
+"""The castle a solo game starts from: played on by the heuristic from each castle on the
+same seeds, the commodity castle made the most on duchies A and B (C and D not measured;
+RULES.md, "The commodity castle"); with seats the castle is chosen by the small areas
+around it, as before (not measured)."""
 KIND = {kind: n for n, kind in enumerate(BONUS_KINDS)}
 MONK, SILVER, COMMODITY, WORKER = range(len(BONUS_KINDS))
 HOLD_DECAY = 0.6
@@ -391,6 +396,10 @@ class HeuristicBot(Bot):
     @staticmethod
     def _pick_castle(view: View, legal: list[Action]) -> Action:
         duchy = DUCHIES[view["duchy"]["name"]]
+        if view["variant"] == "solo":
+            for action in legal:
+                if duchy.castle_square[INDEX[tuple(action["hex"])]] == SOLO_CASTLE:
+                    return action
         order = {"silver": 0, "monk": 1, "worker": 2, "commodity": 3}
 
         def key(action: Action) -> tuple[int, int]:

@@ -71,6 +71,33 @@ def test_heuristic_needs_only_the_json_view_and_legal_list():
             GAME.apply(state, seat, action, dice)
 
 
+def test_a_solo_game_starts_from_the_commodity_castle_and_a_seated_one_as_before():
+    """Solo, the heuristic and the search start from the commodity castle on every duchy
+    (the castle the heuristic made the most from, RULES.md "The commodity castle"); with
+    seats the castle is still the one with the most small areas around it (duchy A: the
+    worker castle)."""
+    from engine.burgundy.duchy import DUCHIES, INDEX
+    from engine.burgundy.search import BurgundySearchBot
+    from engine.dice import Dice
+
+    def square(duchy: str, action: dict) -> str | None:
+        return DUCHIES[duchy].castle_square[INDEX[tuple(action["hex"])]]
+
+    search = BurgundySearchBot(iterations=8)
+    for duchy in "ABCD":
+        state = GAME.setup(
+            1, GAME.validate_options(1, {"variant": "solo", "duchy": duchy}), Dice(duchy)
+        )
+        view, legal = GAME.view(state, 0), GAME.legal_actions(state, 0)
+        picked = HeuristicBot().choose(view, legal, random.Random(0))
+        assert square(duchy, picked) == "commodity"
+        assert search.choose(view, legal, random.Random(0)) == picked
+    state = GAME.setup(2, GAME.validate_options(2, {"duchy": "A"}), Dice("seated"))
+    seat = min(GAME.to_act(state))
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    assert square("A", HeuristicBot().choose(view, legal, random.Random(0))) == "worker"
+
+
 def test_fast_heuristic_makes_the_same_decisions_as_the_whole_sheet_recomputation():
     import random
 
