@@ -118,27 +118,37 @@ def sampled_period(
                 "--format",
                 "raw",
                 "--duration",
-                str(int(seconds) + 1),
+                str(int(seconds) + 3),
                 "--pid",
                 path.stem.rsplit("-", 1)[1],
                 "--output",
                 str(path),
             ],
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            text=True,
         )
         for path in outputs
     ]
-    time.sleep(0.7)  # py-spy attached
-    start = time.monotonic() + 0.3
+    for spy in spies:
+        wait_until_sampling(spy)
+    start = time.monotonic() + 0.1
     cpu = children_cpu_seconds(master)
     tallies = pool.starmap(
         target, [make_args(i, start, start + seconds) for i in range(clients)], chunksize=1
     )
     cpu = children_cpu_seconds(master) - cpu
     for spy in spies:
-        spy.wait(timeout=seconds + 30)
+        spy.communicate(timeout=seconds + 30)
     return sum(t.ops for t in tallies), cpu, read_samples(outputs)
+
+
+def wait_until_sampling(spy: subprocess.Popen[str]) -> None:
+    """Return once ``py-spy record`` has attached (it says so on its first line)."""
+    assert spy.stdout is not None
+    line = spy.stdout.readline()
+    if "Sampling process" not in line:
+        raise RuntimeError(f"py-spy did not attach: {line.strip() or 'it exited'}")
 
 
 def py_spy() -> str | None:
