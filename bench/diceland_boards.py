@@ -45,10 +45,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.diceland_fairness import Estimate, SerialExecutor
 from engine.diceland import GAME
-from engine.diceland.maps import EDITION, MAP_NAMES, MAP_TEXT, board_name, boards_of
+from engine.diceland.maps import (
+    BOARD_SIDES,
+    EDITION,
+    MAP_NAMES,
+    MAP_TEXT,
+    board_name,
+    boards_of,
+)
 from engine.simulate import make_bots, play
 
 BOARDS = [board_name(b) for b in boards_of(EDITION)]
+TAG = "boards"
+"""The games' seeds start with it (``--tag``: fresh seeds for a candidate picked on a run)."""
 
 SAVED = Path(__file__).with_name("diceland_candidates") / "b6_run.json"
 """The run that measured the current boards (the data test reads it)."""
@@ -87,7 +96,7 @@ def rotations(bot: str, k: int) -> dict[str, Any]:
     sides: list[tuple[str, float]] = []
     for turn in range(4):
         boards = BOARDS[turn:] + BOARDS[:turn]
-        maps, won = game(bot, boards, f"boards-{bot}-{k}")
+        maps, won = game(bot, boards, f"{TAG}-{bot}-{k}")
         for board, side, w in zip(boards, maps, won, strict=True):
             share[board] += w / 4
             sides.append((side, w))
@@ -96,13 +105,13 @@ def rotations(bot: str, k: int) -> dict[str, Any]:
 
 def mirrored(bot: str, a: str, b: str, k: int) -> float:
     """Board ``a``'s result against ``b`` on seed ``k``, played both ways."""
-    seed = f"boards-hu-{bot}-{k}"
+    seed = f"{TAG}-hu-{bot}-{k}"
     return (game(bot, [a, b], seed)[1][0] + game(bot, [b, a], seed)[1][1]) / 2
 
 
 def seat_effect(bot: str, games: int) -> float:
     """The first seat's four-seat share with the boards dealt as a game deals them."""
-    return statistics.fmean(game(bot, None, f"boards-seat-{bot}-{n}")[1][0] for n in range(games))
+    return statistics.fmean(game(bot, None, f"{TAG}-seat-{bot}-{n}")[1][0] for n in range(games))
 
 
 def measure(bot: str, seeds: int, pairs: int, seat_games: int, pool: Executor) -> dict[str, Any]:
@@ -177,6 +186,7 @@ def report(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    global TAG
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=100, help="four-seat seeds (4 games each)")
     parser.add_argument("--pairs", type=int, default=250, help="mirrored seeds a board pair")
@@ -187,13 +197,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--singles", type=Path, help="a saved run of the maps dealt singly")
     parser.add_argument("--save", type=Path)
+    parser.add_argument(
+        "--boards",
+        help="a candidate pairing to play instead of the edition's, e.g. 'A/C B/H D/E F/G' "
+        "(installed in this process; --jobs 1)",
+    )
+    parser.add_argument("--tag", default=TAG, help="the seeds' prefix (fresh seeds: another)")
     args = parser.parse_args(argv)
+    TAG = args.tag
+    if args.boards:
+        pairing = tuple(tuple(b.split("/")) for b in args.boards.split())
+        assert sorted(m for b in pairing for m in b) == list(MAP_NAMES), args.boards
+        BOARD_SIDES[EDITION] = pairing  # type: ignore[assignment]
+        BOARDS[:] = [board_name(b) for b in pairing]
     print(
         f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average "
-        f"{os.getloadavg()[0]:.1f}; edition {EDITION}, boards {' '.join(BOARDS)}"
+        f"{os.getloadavg()[0]:.1f}; edition {EDITION}, boards {' '.join(BOARDS)}, seeds {TAG}-*"
     )
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
-    saved: dict[str, Any] = {"edition": EDITION, "boards": BOARDS, "maps_sha256": layouts_digest()}
+    saved: dict[str, Any] = {
+        "edition": EDITION,
+        "boards": BOARDS,
+        "tag": TAG,
+        "maps_sha256": layouts_digest(),
+    }
     for bot in args.bots.split(","):
         start = time.time()
         run = measure(bot, args.seeds, args.pairs, args.seat_games, pool)
