@@ -270,3 +270,20 @@ def test_a_tick_finishes_the_work_of_a_tick_that_died_after_writing_a_game(setti
     assert service.accounts.games(account.id) == [game_id]
     assert [n["game_id"] for n in service.pending_for(account.id)] == [game_id]
     assert runner.load(tournament.id).created == 1
+
+
+def test_sweep_compacts_a_finished_game_whose_follow_up_was_lost(settings) -> None:
+    """An API process killed between a game's last move and its compaction: the sweep that
+    finds the game over compacts it (its log, events and answers go; the archive stays),
+    else it keeps its full form for its whole retention."""
+    service = game_service(settings)
+    game_id = bot_game(settings)
+    store = service.store
+    store.redis.hset(store.key_for(game_id, "game"), "status", GameStatus.OVER.value)
+    assert store.redis.exists(store.key_for(game_id, "log"))
+
+    report = Sweep(service, settings).run()
+    assert report.dropped == 1
+    assert store.redis.hexists(store.key_for(game_id, "game"), "archive")
+    assert not store.redis.exists(store.key_for(game_id, "log"))
+    assert 0 < store.redis.ttl(store.key_for(game_id, "game")) <= store.retention.finished
