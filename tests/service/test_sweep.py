@@ -287,3 +287,22 @@ def test_sweep_compacts_a_finished_game_whose_follow_up_was_lost(settings) -> No
     assert store.redis.hexists(store.key_for(game_id, "game"), "archive")
     assert not store.redis.exists(store.key_for(game_id, "log"))
     assert 0 < store.redis.ttl(store.key_for(game_id, "game")) <= store.retention.finished
+
+
+def test_a_tournament_whose_listing_was_lost_is_listed_by_its_revived_tick(settings) -> None:
+    """A crash between a tournament's record and its listing (and its first ticks): the
+    tick the sweep revives lists it, else GET /v1/tournaments never shows it."""
+    service = game_service(settings)
+    runner = TournamentRunner(settings, service)
+    spec = {
+        "game": "toy",
+        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
+        "games": 1,
+    }
+    tournament = runner.create(spec)
+    runner.index.remove([tournament.id])  # the crash's lost work
+    queue_for(settings).empty()
+    later = time.time() + REVIVE_AFTER + 1
+    assert Sweep(service, settings).run(now=later).revived == [tournament.id]
+    runner.tick(tournament.id, False)  # the revived tick
+    assert tournament.id in [t.id for t in runner.recent(0, 50)]
