@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import json
 import os
 import re
@@ -532,3 +534,20 @@ def test_new_with_a_deadline_lets_the_server_play_fallbacks_shown_in_replay(
     result = dicehall(live_server, "replay", made["id"])
     assert result.exit_code == 0, result.output
     assert result.output.count("(deadline fallback)") == 2  # the idle human's two bids
+
+
+def test_a_server_answering_no_json_is_a_server_error_not_a_traceback(tmp_path: Path) -> None:
+    """--server naming an HTTP server that is not dicehall (a proxy's page, a web server):
+    its 200 answer of HTML was parsed as JSON and ended the CLI in a traceback."""
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1" / "games").write_text("<html>not dicehall</html>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            result = dicehall(f"http://127.0.0.1:{server.server_address[1]}", "list")
+        finally:
+            server.shutdown()
+    assert result.exit_code == ExitStatus.SERVER_ERROR, result.output
+    assert "is not JSON" in result.stderr
+    assert "Traceback" not in result.output
