@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from click.testing import CliRunner, Result
 
 from clients.cli.errors import ExitStatus
@@ -551,3 +552,27 @@ def test_a_server_answering_no_json_is_a_server_error_not_a_traceback(tmp_path: 
     assert result.exit_code == ExitStatus.SERVER_ERROR, result.output
     assert "is not JSON" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_names_and_problems_from_the_server_print_as_written(live_server: str) -> None:
+    """A seat's name, a problem's detail: text of the server's (of other people's) was read
+    as rich markup, so a name holding '[/bold]' ended `dicehall list` with MarkupError for
+    everyone listing games, '[red]x' printed a red x, and an escape sequence reached the
+    terminal."""
+    name = "[/bold]\x1b[2Jann"
+    seats = [{"kind": "human", "name": name}, {"kind": "bot"}]
+    reply = requests.post(
+        f"{live_server}/v1/games",
+        json={"game": "toy", "seats": seats, "visibility": "public"},
+        timeout=10,
+    )
+    game_id = reply.json()["id"]
+    listed = dicehall(live_server, "list", "--limit", "100")
+    assert listed.exit_code == 0, listed.output
+    assert game_id in listed.output
+    assert "0 [/bold][2Jann" in listed.output  # the escape character dropped
+    assert "\x1b" not in listed.output
+
+    missing = dicehall(live_server, "tournament", "show", "[red]x")
+    assert missing.exit_code == ExitStatus.NOT_FOUND, missing.output
+    assert "'[red]x'" in missing.stderr
