@@ -42,6 +42,15 @@ def bot_game(settings: Settings) -> str:
     return record.id
 
 
+def two_random_bots(games: int) -> dict[str, Any]:
+    """A toy tournament between two random bots."""
+    return {
+        "game": "toy",
+        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
+        "games": games,
+    }
+
+
 def test_sweep_enqueues_the_bot_jobs_of_a_follow_up_lost_after_its_commit(settings) -> None:
     service = game_service(settings)
     ids = [bot_game(settings) for _ in range(3)]
@@ -191,12 +200,7 @@ def test_sweep_ticks_a_tournament_whose_ticks_were_lost_once_per_revive_interval
 ) -> None:
     service = game_service(settings)
     runner = TournamentRunner(settings, service)
-    spec = {
-        "game": "toy",
-        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
-        "games": 2,
-    }
-    tournament = runner.create(spec)
+    tournament = runner.create(two_random_bots(games=2))
     queue = queue_for(settings)
     queue.empty()  # its first ticks were lost (a crash after it was stored)
     sweep = Sweep(service, settings)
@@ -294,12 +298,7 @@ def test_a_tournament_whose_listing_was_lost_is_listed_by_its_revived_tick(setti
     tick the sweep revives lists it, else GET /v1/tournaments never shows it."""
     service = game_service(settings)
     runner = TournamentRunner(settings, service)
-    spec = {
-        "game": "toy",
-        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
-        "games": 1,
-    }
-    tournament = runner.create(spec)
+    tournament = runner.create(two_random_bots(games=1))
     runner.index.remove([tournament.id])  # the crash's lost work
     queue_for(settings).empty()
     later = time.time() + REVIVE_AFTER + 1
