@@ -43,6 +43,7 @@ if os.environ.get("DICEHALL_LOG_FORMAT", "text").lower() == "json":
         '{"time": "%(t)s", "remote": "%(h)s", "request": "%(r)s", "status": %(s)s, '
         '"bytes": "%(b)s", "duration_us": %(D)s, "request_id": "%({x-request-id}o)s"}'
     )
+    logger_class = "service.access_log.JsonAccessLogger"  # the atoms escaped for JSON
 else:
     access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s %(D)sus %({x-request-id}o)s'
 

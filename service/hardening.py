@@ -4,6 +4,10 @@
 - a body that does not arrive whole within ``DICEHALL_BODY_SECONDS`` (default 5: a
   ``Content-Length`` larger than what is sent) is ``408 body_timeout``; a chunked body
   that does not parse is ``400 malformed_body``;
+- a body that is not UTF-8, or whose strings hold an unpaired surrogate (``"\\ud800"``: no
+  character; Python's decoder lets it through, then no answer that holds it could be
+  encoded, a seat's name answered 500 to every listing of its game) is
+  ``400 invalid_json``;
 - JSON nested deeper than ``MAX_DEPTH`` or with a number of more than ``MAX_NUMBER_CHARS``
   characters is ``422 json_too_deep`` / ``json_number_too_long`` (Python would otherwise
   recurse without bound or refuse to convert it, both 500s);
@@ -38,6 +42,8 @@ _NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
 _LONG_RUN = re.compile("[0-9.eE+-]{" + str(MAX_NUMBER_CHARS + 1) + "}")
 """A run of number characters longer than a number may be: without one anywhere in the text,
 no number in it is too long."""
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+"""An escape of a JSON string (``\\uXXXX`` with its code), from left to right."""
 _BODY_METHODS = frozenset({"POST"})
 """The methods whose routes read a body (the others' bodies are never read)."""
 BODY_SECONDS = "dicehall.body_seconds"
@@ -68,6 +74,25 @@ def check_json_text(text: str) -> None:
                 "json_number_too_long",
                 f"a number in the JSON body has more than {MAX_NUMBER_CHARS} characters",
             )
+
+
+def unpaired_surrogate(text: str) -> bool:
+    """Whether an escape of ``text`` is half a surrogate pair without its other half."""
+    if "\\u" not in text:
+        return False
+    high_ended = None  # where the escape of a high surrogate waiting for its low one ended
+    for match in _ESCAPE.finditer(text):
+        code = int(match.group(1), 16) if match.group(1) else None
+        low = code is not None and 0xDC00 <= code <= 0xDFFF
+        if high_ended is not None:
+            if not (low and match.start() == high_ended):
+                return True
+            high_ended = None
+        elif low:
+            return True
+        elif code is not None and 0xD800 <= code <= 0xDBFF:
+            high_ended = match.end()
+    return high_ended is not None
 
 
 @contextmanager
@@ -131,4 +156,12 @@ def init_app(app: Flask) -> None:
             raise Problem(
                 415, "unsupported_media_type", f"send the body as application/json, {sent}"
             )
-        check_json_text(data.decode("utf-8", errors="replace"))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Problem(400, "invalid_json", "the body is not UTF-8") from None
+        if unpaired_surrogate(text):
+            raise Problem(
+                400, "invalid_json", "a string of the body holds an unpaired surrogate escape"
+            )
+        check_json_text(text)

@@ -16,8 +16,10 @@ over (``GameStore.live``, a sharded index). A pass needs nothing but Redis:
   follow-up lost between a commit and its enqueue (a killed API process; only with the queue
   on a Redis of its own, since on the game's Redis the commit writes the job), and a job that
   failed for good in a Redis outage.
-- a game found over leaves the index; if it belongs to a tournament, the tournament gets a
-  tick (the one that followed the game's last move may have been lost).
+- a game found over leaves the index, compacted (``GameService.ended``: the follow-up of
+  its last move, which compacts it, may have been lost with its API process); if it belongs
+  to a tournament, the tournament gets a tick (the one that followed that move may have been
+  lost too).
 
 A pass also records what it saw (``<prefix>:sweep:stats``) for ``/metrics``.
 """
@@ -120,6 +122,7 @@ class Sweep:
         gone: list[str] = []
         listed: dict[str, float] = {}
         ended: set[str] = set()
+        finished: list[GameRecord] = []
         renewed = time.monotonic()
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
@@ -129,6 +132,8 @@ class Sweep:
                     renewed = time.monotonic()
                 if record is None or record.status is GameStatus.OVER:
                     gone.append(game_id)
+                    if record is not None:
+                        finished.append(record)
                     if record is not None and record.tournament:
                         ended.add(record.tournament)
                     continue
@@ -141,6 +146,13 @@ class Sweep:
                         raise
                     except Exception:  # one broken game must not stop the others
                         log.exception("sweep: game %s", game_id)
+        for record in finished:  # compacted already, as a rule: then this reads and stops
+            try:
+                self.service.ended(record)
+            except connections.REDIS_FAILURES:
+                raise
+            except Exception:
+                log.exception("sweep: compacting game %s", record.id)
         for tournament_id in sorted(ended):  # its tick may have been lost with the follow-up
             self.jobs.tournament(tournament_id)
         self._revive_tournaments(now, report)

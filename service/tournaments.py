@@ -295,8 +295,11 @@ class TournamentRunner:
             jobs.tournament_later(tid, TICK_SECONDS)
             self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
         elif time.time() - float(self.redis.get(beat_key) or 0) > 5 * TICK_SECONDS:
+            # the first tick, or one the sweep revived: (re)start the schedule, and list the
+            # tournament (its listing is lost with a crash after its record was stored)
             self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
             jobs.tournament_later(tid, TICK_SECONDS)
+            self.index.add({tid: t.created_at})
         with holding(self.lock(tid)) as held:
             return self._step(self.load(tid)) if held else "busy"
 

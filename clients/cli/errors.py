@@ -12,7 +12,7 @@ from enum import IntEnum
 
 import click
 
-from clients.cli.console import err_console
+from clients.cli.console import err_console, shown
 from clients.sdk import (
     BadRequest,
     Conflict,
@@ -73,14 +73,17 @@ def exit_code_for(error: ProblemError) -> ExitStatus:
 
 def problem_message(error: ProblemError) -> str:
     """A readable, one-paragraph account of a problem answer."""
-    text = f"[bold red]{error.title}[/] ({error.status} {error.code}): {error.detail}"
+    text = (
+        f"[bold red]{shown(error.title)}[/] ({error.status} {shown(error.code)}): "
+        f"{shown(error.detail)}"
+    )
     rule = error.body.get("rule")
     if rule:
-        text += f" [dim](rule: {rule})[/]"
+        text += f" [dim](rule: {shown(rule)})[/]"
     errors = error.body.get("errors")
     if isinstance(errors, dict):
         for field, messages in errors.items():
-            text += f"\n  {field}: {messages}"
+            text += f"\n  {shown(field)}: {shown(messages)}"
     return text
 
 

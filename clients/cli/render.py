@@ -17,6 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.console import shown
+
 
 def _board_renderer(game: str) -> Any:
     if not game.isidentifier():
@@ -131,7 +133,7 @@ def seat_names(summary: Mapping[str, Any]) -> list[str]:
         label = seat.get("name") or (
             f"bot:{seat.get('bot')}" if seat.get("kind") == "bot" else seat.get("kind", "")
         )
-        names.append(f"{index} {label}".strip())
+        names.append(f"{index} {shown(label)}".strip())
     return names
 
 

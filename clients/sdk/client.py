@@ -26,6 +26,7 @@ from clients.sdk.errors import (
     ProblemError,
     RateLimited,
     TransportError,
+    not_json,
     problem_from_response,
 )
 from clients.sdk.sse import ServerEvent, parse_events
@@ -229,7 +230,11 @@ class Client:
         return self._send(method, path, params=params, json=json, headers=headers, timeout=timeout)
 
     def _json(self, method: str, path: str, **kwargs: Any) -> Any:
-        return self.request(method, path, **kwargs).json()
+        response = self.request(method, path, **kwargs)
+        try:
+            return response.json()
+        except ValueError:
+            raise not_json(response) from None
 
     # --- resources --------------------------------------------------------------------
     def health(self) -> Json:

@@ -111,7 +111,20 @@ class RateLimited(ProblemError):
 
 
 class ServerError(ProblemError):
-    """5xx: the server failed; safe requests were already retried."""
+    """5xx: the server failed; safe requests were already retried. Also an answer that is
+    not the API's JSON (code ``not_json``: a proxy's page, or not a dicehall server)."""
+
+
+def not_json(response: requests.Response) -> ServerError:
+    """The error for a success ``response`` whose body is not JSON."""
+    detail = (
+        f"the answer to {response.request.method} {response.url} is not JSON "
+        f"({response.headers.get('Content-Type') or 'no Content-Type'}): is it a dicehall server?"
+    )
+    body = {"status": response.status_code, "code": "not_json", "detail": detail}
+    return ServerError(
+        response.status_code, "not_json", detail, {**body, "text": response.text[:500]}
+    )
 
 
 _BY_STATUS: dict[int, type[ProblemError]] = {

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import json
 import os
 import re
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from click.testing import CliRunner, Result
 
 from clients.cli.errors import ExitStatus
@@ -532,3 +535,44 @@ def test_new_with_a_deadline_lets_the_server_play_fallbacks_shown_in_replay(
     result = dicehall(live_server, "replay", made["id"])
     assert result.exit_code == 0, result.output
     assert result.output.count("(deadline fallback)") == 2  # the idle human's two bids
+
+
+def test_a_server_answering_no_json_is_a_server_error_not_a_traceback(tmp_path: Path) -> None:
+    """--server naming an HTTP server that is not dicehall (a proxy's page, a web server):
+    its 200 answer of HTML was parsed as JSON and ended the CLI in a traceback."""
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1" / "games").write_text("<html>not dicehall</html>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            result = dicehall(f"http://127.0.0.1:{server.server_address[1]}", "list")
+        finally:
+            server.shutdown()
+    assert result.exit_code == ExitStatus.SERVER_ERROR, result.output
+    assert "is not JSON" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_names_and_problems_from_the_server_print_as_written(live_server: str) -> None:
+    """A seat's name, a problem's detail: text of the server's (of other people's) was read
+    as rich markup, so a name holding '[/bold]' ended `dicehall list` with MarkupError for
+    everyone listing games, '[red]x' printed a red x, and an escape sequence reached the
+    terminal."""
+    name = "[/bold]\x1b[2Jann"
+    seats = [{"kind": "human", "name": name}, {"kind": "bot"}]
+    reply = requests.post(
+        f"{live_server}/v1/games",
+        json={"game": "toy", "seats": seats, "visibility": "public"},
+        timeout=10,
+    )
+    game_id = reply.json()["id"]
+    listed = dicehall(live_server, "list", "--limit", "100")
+    assert listed.exit_code == 0, listed.output
+    assert game_id in listed.output
+    assert "0 [/bold][2Jann" in listed.output  # the escape character dropped
+    assert "\x1b" not in listed.output
+
+    missing = dicehall(live_server, "tournament", "show", "[red]x")
+    assert missing.exit_code == ExitStatus.NOT_FOUND, missing.output
+    assert "'[red]x'" in missing.stderr

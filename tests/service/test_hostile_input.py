@@ -241,3 +241,32 @@ def test_every_request_example_of_the_contract_is_accepted(server, redis_client)
     for path in ("POST /v1/bots", "POST /v1/tournaments"):
         reply = requests.post(f"{server}{path.split()[1]}", json=examples[path], timeout=10)
         assert reply.status_code == 201, (path, reply.text)
+
+
+def post_game(server: str, name: bytes) -> requests.Response:
+    body = (
+        b'{"game": "toy", "visibility": "public", "seats": [{"kind": "human", "name": "'
+        + name
+        + b'"}, {"kind": "bot"}]}'
+    )
+    headers = {"Content-Type": "application/json"}
+    return requests.post(f"{server}/v1/games", data=body, headers=headers, timeout=10)
+
+
+@pytest.mark.parametrize(
+    "name", [b"a\\ud800b", b"\\udfff", b"\\ud83d\\u0041", b"\xed\xa0\x80", b"\xff"]
+)
+def test_a_string_that_is_no_unicode_text_is_refused_before_it_is_stored(server, name) -> None:
+    """A lone surrogate (escaped, or as UTF-8 bytes) passes Python's JSON decoder but no
+    answer holding it can be encoded: the game was stored (its creation answered 500), and
+    every listing of public games answered 500 to everyone until it expired."""
+    reply = post_game(server, name)
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["code"] == "invalid_json"
+    assert requests.get(f"{server}/v1/games", timeout=10).status_code == 200
+
+
+def test_a_surrogate_pair_is_a_character_like_any_other(server) -> None:
+    reply = post_game(server, b"ann \\ud83c\\udfb2")
+    assert reply.status_code == 201, reply.text
+    assert reply.json()["seats"][0]["name"] == "ann \N{GAME DIE}"

@@ -3,6 +3,7 @@ liveness apart from readiness."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import uuid
@@ -13,6 +14,7 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.logs import configure_logging
+from tests.conftest import gunicorn_server, wait_until
 from tests.players import Player, create
 
 
@@ -101,3 +103,25 @@ def test_log_lines_carry_the_request_id(app, our_handler, capsys, monkeypatch, f
     else:
         assert "[abc-123] inside a request" in inside
         assert "[-] outside" in outside
+
+
+def test_the_json_access_log_stays_json_whatever_the_request_line_holds(
+    redis_url, tmp_path
+) -> None:
+    """gunicorn escapes only the quotes of what it logs: a backslash in the request target
+    (printable ASCII, which gunicorn lets through) made a line that is not JSON, or one with
+    fields the client wrote."""
+    access = tmp_path / "access.log"
+    extra = ["--access-logfile", str(access)]
+    target = '/v1/games/x\\",\\"status\\":200,\\"z\\":\\"'
+    with gunicorn_server(
+        redis_url, workers=1, extra=extra, env={"DICEHALL_LOG_FORMAT": "json"}
+    ) as base:
+        connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=10)
+        connection.request("GET", target)
+        assert connection.getresponse().status == 404
+        connection.close()
+        wait_until(lambda: "/v1/games/x" in access.read_text(), 10, "the access log line")
+    lines = [json.loads(text) for text in access.read_text().splitlines()]
+    (line,) = [line for line in lines if line["request"] == f"GET {target} HTTP/1.1"]
+    assert line["status"] == 404

@@ -42,6 +42,15 @@ def bot_game(settings: Settings) -> str:
     return record.id
 
 
+def two_random_bots(games: int) -> dict[str, Any]:
+    """A toy tournament between two random bots."""
+    return {
+        "game": "toy",
+        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
+        "games": games,
+    }
+
+
 def test_sweep_enqueues_the_bot_jobs_of_a_follow_up_lost_after_its_commit(settings) -> None:
     service = game_service(settings)
     ids = [bot_game(settings) for _ in range(3)]
@@ -191,12 +200,7 @@ def test_sweep_ticks_a_tournament_whose_ticks_were_lost_once_per_revive_interval
 ) -> None:
     service = game_service(settings)
     runner = TournamentRunner(settings, service)
-    spec = {
-        "game": "toy",
-        "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
-        "games": 2,
-    }
-    tournament = runner.create(spec)
+    tournament = runner.create(two_random_bots(games=2))
     queue = queue_for(settings)
     queue.empty()  # its first ticks were lost (a crash after it was stored)
     sweep = Sweep(service, settings)
@@ -270,3 +274,34 @@ def test_a_tick_finishes_the_work_of_a_tick_that_died_after_writing_a_game(setti
     assert service.accounts.games(account.id) == [game_id]
     assert [n["game_id"] for n in service.pending_for(account.id)] == [game_id]
     assert runner.load(tournament.id).created == 1
+
+
+def test_sweep_compacts_a_finished_game_whose_follow_up_was_lost(settings) -> None:
+    """An API process killed between a game's last move and its compaction: the sweep that
+    finds the game over compacts it (its log, events and answers go; the archive stays),
+    else it keeps its full form for its whole retention."""
+    service = game_service(settings)
+    game_id = bot_game(settings)
+    store = service.store
+    store.redis.hset(store.key_for(game_id, "game"), "status", GameStatus.OVER.value)
+    assert store.redis.exists(store.key_for(game_id, "log"))
+
+    report = Sweep(service, settings).run()
+    assert report.dropped == 1
+    assert store.redis.hexists(store.key_for(game_id, "game"), "archive")
+    assert not store.redis.exists(store.key_for(game_id, "log"))
+    assert 0 < store.redis.ttl(store.key_for(game_id, "game")) <= store.retention.finished
+
+
+def test_a_tournament_whose_listing_was_lost_is_listed_by_its_revived_tick(settings) -> None:
+    """A crash between a tournament's record and its listing (and its first ticks): the
+    tick the sweep revives lists it, else GET /v1/tournaments never shows it."""
+    service = game_service(settings)
+    runner = TournamentRunner(settings, service)
+    tournament = runner.create(two_random_bots(games=1))
+    runner.index.remove([tournament.id])  # the crash's lost work
+    queue_for(settings).empty()
+    later = time.time() + REVIVE_AFTER + 1
+    assert Sweep(service, settings).run(now=later).revived == [tournament.id]
+    runner.tick(tournament.id, False)  # the revived tick
+    assert tournament.id in [t.id for t in runner.recent(0, 50)]

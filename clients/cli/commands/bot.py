@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from clients.cli.bot_runner import BotRunner, Patience, Tracer
-from clients.cli.console import console
+from clients.cli.console import console, shown
 from clients.cli.options import pass_client
 from clients.sdk import Client
 from clients.strategies import load_strategy
@@ -107,7 +107,7 @@ def bot(client: Client, **options: Any) -> None:
 def register(client: Client, name: str, owner: str) -> None:
     """Register a bot account NAME; prints its id and its token (shown once)."""
     account = client.register_bot(name, owner)
-    console.print(f"[bold]bot account[/] {account['id']} ({account['name']})")
+    console.print(f"[bold]bot account[/] {account['id']} ({shown(account['name'])})")
     console.print(f"[bold]token[/] {account['token']}")
 
 
@@ -142,7 +142,8 @@ def play_as_bot(
         raise click.BadParameter(str(exc), param_hint="--strategy") from exc
     riding_out = Patience(seconds=patience)
     account = riding_out.retrying(client.bot_account, "the bot account")
-    console.print(f"bot [bold]{account['name']}[/] ({account['id']}) plays with {strategy!r}")
+    name = shown(account["name"])
+    console.print(f"bot [bold]{name}[/] ({account['id']}) plays with {strategy!r}")
     runner = BotRunner(
         client,
         choose,

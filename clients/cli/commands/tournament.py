@@ -12,7 +12,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from clients.cli.console import console
+from clients.cli.console import console, shown
 from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
 from clients.cli.render import compact
 from clients.sdk import Client
@@ -56,7 +56,7 @@ def standings_table(tournament: Mapping[str, Any]) -> Table:
         average = row.get("average_score")
         table.add_row(
             str(row.get("rank")),
-            str(row.get("name")),
+            shown(row.get("name")),
             f"{row.get('mu', 0):.1f}",
             f"{low:.1f}-{high:.1f}",
             f"{row.get('ordinal', 0):.1f}",
@@ -216,7 +216,7 @@ def show(client: Client, tournament_id: str, list_games: bool) -> None:
                 str(item.get("index")),
                 str(item.get("game_id")),
                 str(item.get("status")),
-                ", ".join(item.get("participants") or []),
+                ", ".join(shown(name) for name in item.get("participants") or []),
                 compact((item.get("result") or {}).get("scores")),
             )
         console.print(table)
