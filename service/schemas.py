@@ -13,6 +13,22 @@ from engine.search import MAX_BUDGET_MS, MAX_ITERATIONS
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
 
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""Text people read (names, an owner's address): no control characters, which a terminal
+would obey and which XML (the SVG pictures) cannot hold."""
+
+
+def readable(low: int, high: int, **kwargs: Any) -> fields.String:
+    """A string of ``low`` to ``high`` characters, none of them a control character."""
+    return fields.String(
+        validate=[
+            validate.Length(min=low or None, max=high),
+            validate.Regexp(PRINTABLE, error="must not hold control characters"),
+        ],
+        **kwargs,
+    )
+
+
 def is_cursor(text: str) -> bool:
     """Whether ``text`` is an event cursor: ``0`` or a Redis stream id ``<ms>-<seq>``, both
     parts 64-bit (Redis refuses larger ones)."""
@@ -116,7 +132,7 @@ class SeatSpecSchema(Schema):
     """One seat of a new game: a human who will join, or a bundled bot."""
 
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "external"]))
-    name = fields.String(validate=validate.Length(max=64))
+    name = readable(0, 64)
     bot = fields.String(
         validate=validate.Length(min=1, max=64),
         metadata={"description": "bundled bot (kind bot), one of the game's", "enum": _bot_names()},
@@ -331,7 +347,7 @@ class CreatedGameSchema(GameSchema):
 class JoinSchema(Schema):
     """The body of a join."""
 
-    name = fields.String(validate=validate.Length(max=64))
+    name = readable(0, 64)
 
 
 class JoinedSchema(Schema):
@@ -644,10 +660,11 @@ class GameListSchema(Schema):
 class RegisterBotSchema(Schema):
     """The body of a bot registration."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    owner = fields.String(
+    name = readable(1, 64, required=True)
+    owner = readable(
+        1,
+        200,
         required=True,
-        validate=validate.Length(min=1, max=200),
         metadata={"description": "how to reach the bot's author (e-mail or URL)"},
     )
 
@@ -733,7 +750,7 @@ class FeedSchema(Schema):
 class ParticipantSchema(Schema):
     """A tournament entrant: a bundled bot or an external bot account."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = readable(1, 64, required=True)
     bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
     account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
     budget_ms = fields.Float(

@@ -270,3 +270,54 @@ def test_a_surrogate_pair_is_a_character_like_any_other(server) -> None:
     reply = post_game(server, b"ann \\ud83c\\udfb2")
     assert reply.status_code == 201, reply.text
     assert reply.json()["seats"][0]["name"] == "ann \N{GAME DIE}"
+
+
+@pytest.mark.parametrize("name", [b"ann\\u0007", b"\\u001b[31mred", b"a\\u0000b", b"x\\u009by"])
+def test_a_name_with_a_control_character_is_malformed(server, name) -> None:
+    """Names are read by people: in a terminal (an escape would be obeyed) and in the SVG
+    pictures (XML holds no control character: one entrant's name made a tournament's chart
+    unreadable). Such a name is refused as malformed; nothing is stored."""
+    listed = requests.get(f"{server}/v1/games", timeout=10).json()
+    reply = post_game(server, name)
+    assert reply.status_code == 422, reply.text
+    problem = reply.json()
+    assert problem["code"] == "validation_failed"
+    assert "control characters" in json.dumps(problem)
+    assert requests.get(f"{server}/v1/games", timeout=10).json() == listed
+
+
+@pytest.mark.parametrize(
+    "path, field, bad",
+    [
+        ("POST /v1/bots", ("name",), "bell\u0007"),
+        ("POST /v1/bots", ("owner",), "ann@example.org\r\nX: y"),
+        ("POST /v1/tournaments", ("participants", 0, "name"), "r\u001b"),
+    ],
+)
+def test_bot_and_entrant_names_refuse_control_characters(server, path, field, bad) -> None:
+    """The contract's own example is accepted; the same body with a control character in
+    one name is refused as malformed."""
+    route = path.split()[1]
+    good = json.loads(json.dumps(_examples()[path]))
+    if route == "/v1/bots":
+        good["name"] = f"names-{len(bad)}-{field[0]}"
+    reply = requests.post(f"{server}{route}", json=good, timeout=10)
+    assert reply.status_code == 201, reply.text
+    hostile = json.loads(json.dumps(good))
+    where = hostile
+    for step in field[:-1]:
+        where = where[step]
+    where[field[-1]] = bad
+    reply = requests.post(f"{server}{route}", json=hostile, timeout=10)
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["code"] == "validation_failed"
+
+
+def test_a_joining_name_refuses_control_characters(server, game) -> None:
+    created = create(server, "toy", [{"kind": "human"}, {"kind": "human"}])
+    reply = requests.post(
+        f"{server}/v1/games/{created['id']}/seats/0/join", json={"name": "ann\u0085"}, timeout=10
+    )
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["code"] == "validation_failed"
+    assert Player(server, created["id"], 0, name="ann \N{GAME DIE}").token
