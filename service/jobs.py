@@ -98,10 +98,10 @@ def _service(settings: Settings) -> GameService:
     return game_service(settings)
 
 
-_AHEAD: ContextVar[tuple[str, Any] | None] = ContextVar("read_ahead", default=None)
+_AHEAD: ContextVar[tuple[str, Any, Settings] | None] = ContextVar("read_ahead", default=None)
 """The game and its record's fields that the job being performed was handed
 (:meth:`ReadAhead.held`), decoded by the job (a record it cannot decode fails the job, as its
-own read would)."""
+own read would), and the settings the read was made with."""
 
 
 class ReadAhead:
@@ -110,8 +110,9 @@ class ReadAhead:
     trip of its own: between the move that queued the job and the bot's reply, while the API
     still answers that move on the same cores, each round trip can wait for a core."""
 
-    def __init__(self, store: GameStore, game_id: str) -> None:
-        self.store = store
+    def __init__(self, settings: Settings, game_id: str) -> None:
+        self.settings = settings
+        self.store = _service(settings).store
         self.game_id = game_id
         self.values: Any = None
 
@@ -125,35 +126,51 @@ class ReadAhead:
     @contextmanager
     def held(self) -> Iterator[None]:
         """While the job runs, its first read of the game is this one's (once)."""
-        token = _AHEAD.set((self.game_id, self.values))
+        token = _AHEAD.set((self.game_id, self.values, self.settings))
         try:
             yield
         finally:
             _AHEAD.reset(token)
 
 
-def read_ahead(job: Job) -> ReadAhead | None:
+def read_ahead(job: Job, settings: Settings | None = None) -> ReadAhead | None:
     """The read that ``job`` starts with, to ride its preparation: a bot job's game, when
     the queue is on the game's own Redis (``service.runtime.queue_shares_store``: the
-    worker's connection reads the game there); None for any other job."""
+    worker's connection reads the game there); None for any other job. ``settings``: the
+    worker's (read from the environment when not given)."""
     try:
         name, args = job.func_name, job.args
     except DeserializationError:  # rq fails the job when it comes to perform it
         return None
     if name != f"{__name__}.{play_bot.__name__}" or not args or not isinstance(args[0], str):
         return None  # not a bot job, or one whose game is not its first positional argument
-    settings = Settings()
+    settings = settings or Settings()
     if not queue_shares_store(settings):
         return None
-    return ReadAhead(_service(settings).store, args[0])
+    return ReadAhead(settings, args[0])
+
+
+_USED = object()
+"""A read-ahead's values once the job has taken them (its settings stay for the job)."""
+
+
+def finishes_alone(job: Job) -> bool:
+    """Whether ``job`` is a bot job (that no other job depends on: the service enqueues none
+    with ``depends_on``) and repeats no more, whose finishing the worker sends in one round
+    trip (``service.worker.OneTripFinishMixin``)."""
+    try:
+        name = job.func_name
+    except DeserializationError:
+        return False
+    return name == f"{__name__}.{play_bot.__name__}" and not job.repeats_left
 
 
 def _first_read(store: GameStore, game_id: str) -> GameRecord | None:
     """The game's record: the one read with the job's preparation if it was handed one for
     this game and has not used it yet, else read now."""
     ahead = _AHEAD.get()
-    if ahead is not None and ahead[0] == game_id:
-        _AHEAD.set(None)
+    if ahead is not None and ahead[0] == game_id and ahead[1] is not _USED:
+        _AHEAD.set((game_id, _USED, ahead[2]))
         if isinstance(ahead[1], Exception):  # the read failed (a WRONGTYPE key): the job fails
             raise ahead[1]
         return store.record_of(ahead[1])

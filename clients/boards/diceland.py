@@ -150,6 +150,16 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
             f"Turn {view['turn']}, seat {view['turn_player']} active, phase {view['phase']}; "
             f"waiting for seat {pending}"
         )
+    if view["phase"] == "side":
+        sides = [view["maps"][m] for m in player["board"]]
+        pictures = [
+            part
+            for side in sides
+            for part in (Text(f"Side {side['name']}: {side.get('title', '')}"), _map(side, set()))
+        ]
+        body = Group(*pictures, status, scores)
+        title = f"Diceland \u2014 seat {shown}, board {'/'.join(player['board'])}: pick a side"
+        return Panel(body, title=title, expand=False)
     body = Group(_map(data, crosses), Text(""), _status(data, player), _dice(view), status, scores)
     title = f"Diceland \u2014 seat {shown}, map {data['name']} ({data.get('title', '')})"
     return Panel(body, title=title, expand=False)

@@ -166,10 +166,19 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        if view["phase"] == "side":
+            return self.side(legal, rng)
         dice = view["dice"]
         return self.decide(
             Scorer.of_view(view), dice["chosen"], dice["aside"], dice["last_throw"], legal
         )
+
+    @staticmethod
+    def side(legal: list[Action], rng: Any) -> Action:
+        """A side of its board, at random: no measure of a map read off its layout predicts
+        which side is faster (RULES.md, *Boards and sides*), so the heuristic picks as the
+        random bot does."""
+        return rng.choice(legal)
 
     @classmethod
     def decide(

@@ -21,7 +21,16 @@ from engine.dice import Dice
 from engine.diceland import schemas
 from engine.diceland.board import COLOURS, Board
 from engine.diceland.bots import BOTS
-from engine.diceland.maps import EDITION, EDITIONS, FIRST_EDITION, MAP_NAMES, edition_boards
+from engine.diceland.maps import (
+    EDITION,
+    EDITIONS,
+    FIRST_EDITION,
+    MAP_NAMES,
+    board_name,
+    boards_of,
+    edition_boards,
+    edition_data,
+)
 from engine.diceland.picture import render_svg
 from engine.diceland.state import Choice, DicelandState, Phase
 from engine.diceland.view import (
@@ -45,7 +54,18 @@ class DicelandOptions(Schema):
     maps = fields.List(
         fields.String(validate=validate.OneOf(MAP_NAMES)),
         load_default=None,
-        metadata={"description": "one map letter A-H per seat; omitted: dealt at random"},
+        metadata={
+            "description": "one map letter A-H per seat (the side each plays, chosen by the "
+            "game's creator); omitted: dealt at random (RULES.md ruling 9)"
+        },
+    )
+    boards = fields.List(
+        fields.String(),
+        load_default=None,
+        metadata={
+            "description": 'one board per seat, named by its two sides ("A/B"), each seat '
+            "still choosing its side; only in an edition with boards; omitted: dealt at random"
+        },
     )
     edition = fields.Integer(
         load_default=EDITION,
@@ -74,37 +94,77 @@ class Diceland(Game):
     bots = BOTS
 
     def check_options(self, seats: int, options: dict[str, Any]) -> None:
-        maps = options.get("maps")
+        maps, boards = options.get("maps"), options.get("boards")
         if maps is not None and len(maps) != seats:
             raise InvalidOptions(
                 f"give one map per seat ({seats}), not {len(maps)}",
                 {"maps": [f"needs exactly {seats} map letters"]},
             )
+        if boards is None:
+            return
+        names = [board_name(b) for b in boards_of(options["edition"])]
+        problem = (
+            "give maps or boards, not both"
+            if maps is not None
+            else f"edition {options['edition']} has no boards"
+            if not names
+            else f"give one board per seat ({seats}), not {len(boards)}"
+            if len(boards) != seats
+            else f"the boards are {', '.join(names)}"
+            if not set(boards) <= set(names)
+            else "each seat gets its own board"
+            if len(set(boards)) != seats
+            else ""
+        )
+        if problem:
+            raise InvalidOptions(problem, {"boards": [problem]})
 
     def options_example(self) -> dict[str, Any]:
         return {"maps": ["A", "D"]}
 
     # --- set-up -------------------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any], dice: Dice) -> DicelandState:
-        maps = options.get("maps")
-        if maps is None:
-            deck = list(MAP_NAMES)
-            dice.shuffle(deck)
-            maps = deck[:seats]
         # validated options always name an edition; a log made before editions existed
         # does not, and replays on the maps it was played on
         edition = int(options.get("edition", FIRST_EDITION))
-        boards = edition_boards(edition)
+        assigned, sides = options.get("maps"), boards_of(edition)
+        dealt: list[list[str]] = []
+        if assigned is not None:
+            maps = list(assigned)
+        elif sides:
+            named = {board_name(b): list(b) for b in sides}
+            if options.get("boards") is not None:
+                dealt = [named[b] for b in options["boards"]]
+            else:
+                boards = list(named.values())
+                dice.shuffle(boards)
+                dealt = boards[:seats]
+            maps = [front for front, _ in dealt]
+        else:
+            deck = list(MAP_NAMES)
+            dice.shuffle(deck)
+            maps = deck[:seats]
         state = DicelandState(
             seats=seats,
-            maps=list(maps),
-            crosses=[[boards[m].start] for m in maps],
+            maps=maps,
+            crosses=self._starts(edition, maps),
             active=dice.randbelow(seats),
             choices=[None] * seats,
+            boards=dealt,
+            sides=[""] * seats if dealt else [],
             edition=edition,
         )
-        self._begin_turn(state, dice, [])
+        if dealt:
+            state.phase = Phase.SIDE
+        else:
+            self._begin_turn(state, dice, [])
         return state
+
+    @staticmethod
+    def _starts(edition: int, maps: list[str]) -> list[list[int]]:
+        """Each seat's crosses before the first turn: its map's start hex."""
+        boards = edition_boards(edition)
+        return [[boards[m].start] for m in maps]
 
     # --- helpers ------------------------------------------------------------------------
     @staticmethod
@@ -142,6 +202,16 @@ class Diceland(Game):
 
     # --- whose decision -------------------------------------------------------------------
     def to_act(self, state: DicelandState) -> dict[int, Prompt]:
+        if state.phase == Phase.SIDE:
+            return {
+                seat: Prompt(
+                    "choose_side",
+                    sealed=True,
+                    text=f"choose the side of board {board_name(state.boards[seat])} to play on",
+                )
+                for seat in range(state.seats)
+                if not state.sides[seat]
+            }
         if state.phase == Phase.CHOOSE:
             return {state.active: Prompt("choose_colour", text="choose a colour to set aside")}
         if state.phase == Phase.PUSH:
@@ -175,6 +245,8 @@ class Diceland(Game):
     def legal_actions(self, state: DicelandState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
+        if state.phase == Phase.SIDE:
+            return [{"type": "side", "map": m} for m in state.boards[seat]]
         if state.phase == Phase.CHOOSE:
             return [{"type": "choose", "colour": c} for c in COLOURS if c in state.last_throw]
         if state.phase == Phase.PUSH:
@@ -190,6 +262,10 @@ class Diceland(Game):
 
     def describe(self, state: DicelandState, seat: int, action: Action) -> str:
         kind = action.get("type")
+        if kind == "side":
+            name = str(action.get("map", ""))
+            data = edition_data(state.edition).get(name, {})
+            return f"Play side {name} ({data.get('title', 'unknown map')}) of your board"
         if kind == "choose":
             colour = str(action.get("colour", ""))
             n = state.last_throw.count(colour)
@@ -228,6 +304,7 @@ class Diceland(Game):
     def check_rules(self, state: DicelandState, seat: int, action: Action) -> None:
         kind = action["type"]
         wanted = {
+            Phase.SIDE: ("side",),
             Phase.CHOOSE: ("choose",),
             Phase.PUSH: ("throw", "stop"),
             Phase.CROSS: ("cross", "pass"),
@@ -237,7 +314,13 @@ class Diceland(Game):
             raise IllegalAction(
                 "wrong_phase", f"{kind!r} is not possible now; expected one of {list(wanted)}"
             )
-        if kind == "choose":
+        if kind == "side":
+            if action["map"] not in state.boards[seat]:
+                raise IllegalAction(
+                    "not_your_board",
+                    f"your board's sides are {' and '.join(state.boards[seat])}",
+                )
+        elif kind == "choose":
             colour = action["colour"]
             if colour not in state.last_throw:
                 raise IllegalAction("colour_not_thrown", f"no die shows {colour}")
@@ -316,7 +399,15 @@ class Diceland(Game):
     def perform(self, state: DicelandState, seat: int, action: Action, dice: Dice) -> list[Event]:
         kind = action["type"]
         events: list[Event] = []
-        if kind == "choose":
+        if kind == "side":
+            state.sides[seat] = action["map"]
+            events.append({"type": "side_decided", "seat": seat})
+            if all(state.sides):
+                state.maps = list(state.sides)
+                state.crosses = self._starts(state.edition, state.maps)
+                events.append({"type": "sides_revealed", "maps": list(state.maps)})
+                self._begin_turn(state, dice, events)
+        elif kind == "choose":
             colour = action["colour"]
             state.chosen = colour
             state.aside = state.last_throw.count(colour)

@@ -36,6 +36,7 @@ PHASES = tuple(phase.value for phase in Phase)
 THROW = array(COLOUR, "the colours thrown", 1, DICE)
 
 ACTIONS = by_type(
+    action("side", "before the first turn: play on this side of your board", map=MAP),
     action("choose", "phase 1: set aside every die of this colour of the throw", colour=COLOUR),
     action("throw", "phase 1: throw the other dice again"),
     action("stop", "phase 1: stop and cross off the dice set aside"),
@@ -100,6 +101,12 @@ PLAYER = obj(
         "working_on": mapping(
             integer("territory id", 0), "the unfinished territory of each colour", COLOUR
         ),
+        "board": array(MAP, "the seat's board as its two sides, front first", 2, 2),
+        "side": obj(
+            "before the first turn only: whether the seat has picked its board's side",
+            {"decided": boolean("the seat has picked"), "choice": MAP},
+            optional=("choice",),
+        ),
         "phase2": obj(
             "phase 2 only: whether the seat owes a choice and has made it",
             {
@@ -110,7 +117,7 @@ PLAYER = obj(
             optional=("choice",),
         ),
     },
-    optional=("phase2",),
+    optional=("board", "side", "phase2"),
 )
 
 VIEW = obj(
@@ -120,7 +127,9 @@ VIEW = obj(
         "seats": integer("seats in the game", 2, SEATS),
         "you": nullable(SEAT, "the viewing seat; null for a spectator"),
         "scores": array(integer("treasures crossed", 0), "per seat", 2, SEATS),
-        "active": nullable(SEAT, "the seat deciding alone; null in phase 2 and once over"),
+        "active": nullable(
+            SEAT, "the seat deciding alone; null while sides are picked, in phase 2 and once over"
+        ),
         "pending": seat_list("seats owing a decision now", SEATS),
         "turn": integer("turn number", 1),
         "turn_player": SEAT,
@@ -137,7 +146,9 @@ VIEW = obj(
             {
                 "chosen": nullable(COLOUR, "the colour set aside"),
                 "aside": integer("dice set aside", 0, DICE),
-                "last_throw": THROW,
+                "last_throw": array(
+                    COLOUR, "the colours thrown (none before the first turn)", 0, DICE
+                ),
                 "throws": integer("throws this turn", 0),
             },
         ),
@@ -170,6 +181,12 @@ RESULT_DETAIL = obj(
 )
 
 EVENTS = by_type(
+    event("side_decided", "a seat picked its board's side (sealed)", seat=SEAT),
+    event(
+        "sides_revealed",
+        "every seat's side revealed: the map each plays",
+        maps=array(MAP, "per seat", 2, SEATS),
+    ),
     event(
         "turn_started",
         "a turn began with a throw of six dice",

@@ -28,7 +28,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from engine.contract import Action
+from engine.contract import Action, View
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
 from engine.diceland.bots import APPROACH, FAR, HeuristicBot, Scorer
 from engine.diceland.leaf import win_chances
@@ -237,6 +237,14 @@ class DicelandSearchBot(SearchBot):
 
     game_name = "diceland"
     lookahead_class = DicelandLookahead
+
+    def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
+        """A board's side as the heuristic picks it (a rollout from before the first turn
+        would be a whole game a world); every later decision searched."""
+        if view["phase"] == Phase.SIDE:
+            self.last = None
+            return HeuristicBot.side(legal, rng)
+        return super().choose(view, legal, rng)
 
 
 class KeyedSearchBot(DicelandSearchBot):

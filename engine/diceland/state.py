@@ -9,6 +9,8 @@ from enum import StrEnum
 class Phase(StrEnum):
     """The step the game is at."""
 
+    SIDE = "side"
+    """Before the first turn: every seat picks a side of its board (sealed choices)."""
     CHOOSE = "choose"
     """Phase 1: the active player picks one colour of the first throw."""
     PUSH = "push"
@@ -51,6 +53,11 @@ class DicelandState:
     winners: list[int] = field(default_factory=list)
     last_phase2: list[Choice] = field(default_factory=list)
     """Everyone's phase-2 choice of the last resolved turn (public once resolved)."""
+    boards: list[list[str]] = field(default_factory=list)
+    """Each seat's board as its two sides (front, back), when the edition has boards and the
+    maps were not assigned; ``maps[s]`` is the front until the sides are revealed."""
+    sides: list[str] = field(default_factory=list)
+    """The sides picked so far in phase ``SIDE`` (sealed; ``""``: not yet)."""
     edition: int = 1
     """The maps' edition the game plays (``engine.diceland.maps``); a state stored before
     editions existed has none and plays edition 1."""

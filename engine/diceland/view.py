@@ -1,7 +1,8 @@
 """The one observer of Diceland: what a seat (or a spectator) sees, and back.
 
-Every map is public; the only hidden data are other seats' sealed phase-2 choices, shown as
-``decided`` until the turn resolves. :func:`sample_state` rebuilds a state from a view for
+Every map is public (both sides of every board); the only hidden data are other seats' sealed
+choices (a board's side before the first turn, a phase-2 choice), shown as ``decided`` until
+they are revealed. :func:`sample_state` rebuilds a state from a view for
 search bots, giving each seat that has decided a random legal choice.
 """
 
@@ -78,6 +79,12 @@ def _player_view(state: DicelandState, seat: int, viewer: int | None) -> View:
         "map": name,
         **orjson.loads(_crossed_part(state.edition, name, crossed_mask(state, seat))),
     }
+    if state.boards:
+        out["board"] = list(state.boards[seat])
+    if state.phase == Phase.SIDE:
+        out["side"] = {"decided": bool(state.sides[seat])}
+        if viewer == seat and state.sides[seat]:
+            out["side"]["choice"] = state.sides[seat]
     if state.phase == Phase.CROSS:
         choice = state.choices[seat]
         owes = choice is None or choice.kind != "none"
@@ -91,7 +98,7 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
     """The view of ``state`` for ``seat`` (None: a spectator)."""
     pending = sorted(game.to_act(state))
     active: int | None = state.active
-    if state.phase == Phase.CROSS:
+    if state.phase in (Phase.SIDE, Phase.CROSS):
         active = None
     elif state.phase == Phase.TREASURE:
         active = state.treasure_queue[0]
@@ -126,13 +133,21 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
         "players": players,
         "last_phase2": [choice_json(state, s, c) for s, c in enumerate(state.last_phase2)],
         "winners": list(state.winners),
-        "maps": {m: edition_data(state.edition)[m] for m in sorted(set(state.maps))},
+        "maps": {m: edition_data(state.edition)[m] for m in sorted(_in_play(state))},
     }
+
+
+def _in_play(state: DicelandState) -> set[str]:
+    """The maps a view shows: both sides of every board until the sides are picked."""
+    if state.phase == Phase.SIDE:
+        return {m for board in state.boards for m in board}
+    return set(state.maps)
 
 
 def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> DicelandState:
     """Rebuild the state from a view. The only hidden data are other seats' sealed
-    phase-2 choices: a seat that has decided is given a random legal choice. The maps'
+    choices: a seat that has decided is given a random legal choice (a side of its board, a
+    phase-2 choice). The maps'
     edition is the one whose layouts the view shows."""
     edition = edition_of(view["maps"])
     boards = edition_boards(edition)
@@ -151,8 +166,15 @@ def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> Dicela
         aside=view["dice"]["aside"],
         choices=[None] * view["seats"],
         winners=list(view["winners"]),
+        boards=[list(p["board"]) for p in view["players"] if "board" in p],
         edition=edition,
     )
+    if state.phase == Phase.SIDE:
+        sides = [p["side"] for p in view["players"]]
+        state.sides = [
+            s.get("choice") or (board[dice.randbelow(2)] if s["decided"] else "")
+            for s, board in zip(sides, state.boards, strict=True)
+        ]
     tt = view["treasure_throw"]
     if tt is not None:
         state.treasure_queue = [tt["seat"], *tt["queue"]]

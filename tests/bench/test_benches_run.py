@@ -164,3 +164,14 @@ def test_move_cpu_prints_a_moves_cpu_time_with_streams_open():
     )
     assert done.returncode == 0, f"move_cpu.py exited {done.returncode}:\n{done.stderr[-3000:]}"
     assert "kingdice" in done.stdout and "us CPU a move" in done.stdout
+
+
+def test_worker_cpu_prints_a_bot_jobs_cost_beside_an_empty_jobs(tmp_path):
+    stdout, figures = run_bench("worker_cpu.py", tmp_path, "--game", "burgundy", "--jobs", "6")
+    assert "the worker's CPU and round trips a job" in stdout
+    row = figures["games"]["burgundy"]
+    assert row["bot_job_ms"] > 0 and row["empty_job_ms"] > 0
+    assert row["to_commit_ms"] + row["after_commit_ms"] < row["bot_job_ms"]
+    # a one-step bot turn: BLMOVE, the job's read, its preparation, the commit, the
+    # finishing (service.worker.OneTripFinishMixin); an empty job takes rq's own ten
+    assert row["bot_job_round_trips"] < row["empty_job_round_trips"], row

@@ -317,3 +317,30 @@ def test_burgundy_duchies_prints_every_duchy_against_duchy_a():
     lines = [line for line in out.splitlines() if line[:1] in "ABCD"]
     assert [line[0] for line in lines] == ["A", "B", "C", "D"]
     assert all("vs A" in line for line in lines)
+
+
+def test_diceland_boards_plays_the_four_boards_with_sides_picked_and_saves_every_unit(tmp_path):
+    """``diceland_boards.py``: the real games of the current edition, each seat picking its
+    board's side: four-seat shares per board, the six board pairs, each side's share when
+    picked, the seat-effect baseline of the same run and the worst pair against the maps
+    dealt singly (a saved run, not played)."""
+    singles = tmp_path / "singles.json"
+    run_bench(
+        "diceland_fairness.py", "--deals", "0", "--pairs", "1", "--bots", "random",
+        "--seat-games", "1", "--save", str(singles),
+    )  # fmt: skip
+    saved = tmp_path / "boards.json"
+    out = run_bench(
+        "diceland_boards.py", "--seeds", "2", "--pairs", "1", "--seat-games", "2",
+        "--first-seeds", "1", "--first-pairs", "1", "--bots", "random",
+        "--singles", str(singles), "--save", str(saved),
+    )  # fmt: skip
+    assert "edition 6, boards A/B C/H D/E F/G" in out
+    assert "random, all: 8 four-seat games, 2 games a board pair" in out
+    assert re.search(r"four seats: A/B 0\.\d{3}±0\.\d{3}", out), out
+    assert re.search(r"inside 45-55 %: \d of 6; worst off 0\.\d{3}", out), out
+    assert "each side when picked" in out and "baseline (same run)" in out
+    assert re.search(r"worst map pair dealt singly \(saved\) 0\.\d{3}: ratio", out), out
+    data = json.loads(saved.read_text())
+    assert data["boards"] == ["A/B", "C/H", "D/E", "F/G"] and data["maps_sha256"]
+    assert len(data["random"]["four_seat"]["A/B"]) == 2 and len(data["random"]["heads_up"]) == 6

@@ -113,7 +113,10 @@ def test_burgundy_legend_and_bonus_colours_come_from_the_rules_the_view_publishe
 
 
 def test_diceland_treasure_boxes_come_from_the_map_the_view_publishes():
-    state = DICELAND.setup(2, DICELAND.validate_options(2, {}), Dice("boards"))
+    dice = Dice("boards")
+    state = DICELAND.setup(2, DICELAND.validate_options(2, {}), dice)
+    for seat in range(2):  # each seat picks its board's side first
+        DICELAND.apply(state, seat, DICELAND.legal_actions(state, seat)[0], dice)
     view = DICELAND.view(state, 0)
     data = view["maps"][view["players"][0]["map"]]
     boxes = sum(len(t["treasures"]) for t in data["territories"])
@@ -145,3 +148,12 @@ def test_carcassonne_title_counts_the_rolls_from_the_view():
     assert f"roll {made} of 3" in drawn("carcassonne", view, 0)
     view["turn"]["rolls_left"] += 1
     assert f"roll {made} of 4" in drawn("carcassonne", view, 0), "the board restates ROLLS"
+
+
+def test_diceland_board_shows_both_sides_while_the_side_is_picked():
+    """Before the first turn the menu offers the two sides of the seat's board, so the board
+    shows both, with their titles and coordinates."""
+    state = DICELAND.setup(2, DICELAND.validate_options(2, {"boards": ["C/H", "A/B"]}), Dice("x"))
+    shown = drawn("diceland", DICELAND.view(state, 0), 0)
+    assert "board C/H: pick a side" in shown
+    assert "Side C: Archipelago" in shown and "Side H: The Rim" in shown

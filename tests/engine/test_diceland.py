@@ -12,7 +12,7 @@ from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
 from engine.diceland.bots import all_distances
-from engine.diceland.maps import MAP_DATA
+from engine.diceland.maps import BOARD_SIDES, MAP_DATA
 from engine.diceland.rules import TURN_LIMIT
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
@@ -174,23 +174,102 @@ def test_options_maps_must_match_seats_and_letters():
 
 
 def test_rule_maps_are_dealt_at_random_from_the_dice_unless_chosen():
+    """Editions 1-5 deal each seat one of the eight maps (RULES.md ruling 9); the ``maps``
+    option assigns them (repeats allowed) in every edition."""
     dealt = set()
     for n in range(12):
-        state = GAME.setup(4, GAME.validate_options(4, {}), Dice(f"deal-{n}"))
+        state = GAME.setup(4, GAME.validate_options(4, {"edition": 5}), Dice(f"deal-{n}"))
         assert len(set(state.maps)) == 4, "each player gets a different map"
+        assert state.phase == Phase.CHOOSE and not state.boards
         dealt.add(tuple(state.maps))
     assert len(dealt) > 1
     state, _ = new_game(("H", "C", "C"))
-    assert state.maps == ["H", "C", "C"]
+    assert state.maps == ["H", "C", "C"] and state.phase == Phase.CHOOSE and not state.boards
 
 
-def test_ruling_one_map_per_seat_and_no_side_to_pick():
-    """Ruling 9 and RULES.md's *Ruling: one map per seat, no sides*: the rulebook's side choice
-    is not a fairness lever for this set (a player who picks well never plays the weak sides),
-    so each seat is dealt one map and its first decision is the first throw's colour."""
-    state = GAME.setup(4, GAME.validate_options(4, {}), Dice("sides"))
-    assert len(set(state.maps)) == 4 and state.phase == Phase.CHOOSE
-    assert {a["type"] for a in GAME.legal_actions(state, state.active)} == {"choose"}
+def pick_sides(state: DicelandState, dice: Dice, picks: list[str]) -> list[dict]:
+    """Every seat picks its side, seat by seat; the events of the last pick."""
+    events: list[dict] = []
+    for seat, side in enumerate(picks):
+        events = GAME.apply(state, seat, {"type": "side", "map": side}, dice)
+    return events
+
+
+def test_rule_each_player_gets_a_random_board_and_picks_its_side():
+    """The rulebook: "Each player receives a randomly allocated board ... Each player can
+    choose for themselves whether they play using the front or back of their board." From
+    edition 6 the eight maps are the sides of four boards (``BOARD_SIDES``); a seat's first
+    decision is its side, and the first turn's throw comes once every side is picked."""
+    boards = [list(b) for b in BOARD_SIDES[6]]
+    dealt = set()
+    for n in range(12):
+        dice = Dice(f"boards-{n}")
+        state = GAME.setup(3, GAME.validate_options(3, {}), dice)
+        assert state.edition == 6 and state.phase == Phase.SIDE and state.last_throw == []
+        assert all(b in boards for b in state.boards) and len(set(map(tuple, state.boards))) == 3
+        assert set(GAME.to_act(state)) == {0, 1, 2}
+        for seat in range(3):
+            assert GAME.legal_actions(state, seat) == [
+                {"type": "side", "map": m} for m in state.boards[seat]
+            ]
+        dealt.add(tuple(map(tuple, state.boards)))
+        picks = [board[n % 2] for board in state.boards]
+        events = pick_sides(state, dice, picks)
+        assert state.maps == picks and state.phase == Phase.CHOOSE
+        assert state.crosses == [[GAME.board(state, s).start] for s in range(3)]
+        assert [e["type"] for e in events][:3] == ["side_decided", "sides_revealed", "turn_started"]
+        assert events[1]["maps"] == picks and len(state.last_throw) == 6
+    assert len(dealt) > 1
+
+
+def test_ruling_sides_are_picked_sealed_and_revealed_together():
+    """The rulebook does not say whether a player sees the others' sides before picking:
+    ruling 9, the sides are sealed choices made at once, as phase 2's are, and revealed
+    together. Every board is public: the view shows both sides of every board in play."""
+    dice = Dice("sealed-sides")
+    state = GAME.setup(2, GAME.validate_options(2, {"boards": ["A/B", "F/G"]}), dice)
+    assert state.boards == [["A", "B"], ["F", "G"]]
+    GAME.apply(state, 0, {"type": "side", "map": "B"}, dice)
+    mine, theirs = GAME.view(state, 0), GAME.view(state, 1)
+    assert mine["players"][0]["side"] == {"decided": True, "choice": "B"}
+    assert theirs["players"][0]["side"] == {"decided": True}
+    assert theirs["players"][1]["side"] == {"decided": False} and theirs["pending"] == [1]
+    assert set(theirs["maps"]) == {"A", "B", "F", "G"} and theirs["active"] is None
+    assert theirs["players"][0]["map"] == "A", "the front lies up until the sides are revealed"
+    GAME.apply(state, 1, {"type": "side", "map": "F"}, dice)
+    view = GAME.view(state, 1)
+    assert [p["map"] for p in view["players"]] == ["B", "F"] and set(view["maps"]) == {"B", "F"}
+    assert [p["board"] for p in view["players"]] == [["A", "B"], ["F", "G"]]
+    assert "side" not in view["players"][0]
+
+
+def test_ruling_a_side_must_be_of_your_own_board_and_comes_before_the_first_throw():
+    dice = Dice("wrong-side")
+    state = GAME.setup(2, GAME.validate_options(2, {"boards": ["C/H", "D/E"]}), dice)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, 0, {"type": "side", "map": "D"}, dice)
+    assert err.value.code == "not_your_board"
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, 0, {"type": "choose", "colour": "red"}, dice)
+    assert err.value.code == "wrong_phase"
+    assert GAME.describe(state, 0, {"type": "side", "map": "H"}) == (
+        "Play side H (The Rim) of your board"
+    )
+
+
+def test_ruling_boards_can_be_assigned_but_not_with_maps_or_in_an_edition_without_boards():
+    """Option ``boards`` (one board per seat, each still picks its side) for matches and
+    tests, as ``maps`` assigns the sides themselves."""
+    assert GAME.validate_options(2, {"boards": ["F/G", "A/B"]})["boards"] == ["F/G", "A/B"]
+    for options, why in (
+        ({"boards": ["A/B", "C/H"], "maps": ["A", "C"]}, "not both"),
+        ({"boards": ["A/B", "C/H"], "edition": 5}, "no boards"),
+        ({"boards": ["A/B"]}, "one board per seat"),
+        ({"boards": ["A/C", "B/D"]}, "the boards are A/B, C/H, D/E, F/G"),
+        ({"boards": ["A/B", "A/B"]}, "its own board"),
+    ):
+        with pytest.raises(InvalidOptions, match=why):
+            GAME.validate_options(2, options)
 
 
 def test_rule_start_hex_is_crossed_and_first_player_throws_six_dice():
@@ -715,6 +794,22 @@ def test_sample_rebuilds_a_state_with_the_same_view_at_every_step():
             assert GAME.to_act(sampled).keys() == GAME.to_act(state).keys()
 
     random_sim(GAME, 3, 1, check_every_step=False, on_step=same_view)
+
+
+def test_sample_draws_the_sealed_sides_of_the_seats_that_picked():
+    """A search's sampled state keeps its own side, draws a side of their own board for the
+    seats that picked (sealed) and leaves the others to pick."""
+    dice = Dice("sample-sides")
+    state = GAME.setup(3, GAME.validate_options(3, {"boards": ["A/B", "C/H", "D/E"]}), dice)
+    GAME.apply(state, 0, {"type": "side", "map": "B"}, dice)
+    GAME.apply(state, 1, {"type": "side", "map": "H"}, dice)
+    drawn = set()
+    for n in range(20):
+        sampled = GAME.sample(GAME.view(state, 0), 0, Dice(f"sample-{n}"))
+        assert sampled.sides[0] == "B" and sampled.sides[2] == ""
+        assert sampled.boards == state.boards and sampled.phase == Phase.SIDE
+        drawn.add(sampled.sides[1])
+    assert drawn == {"C", "H"}
 
 
 def phase2_with_two_dice():

@@ -26,7 +26,16 @@ from engine.diceland.mapgen import (
     layout_ok,
     neighbours,
 )
-from engine.diceland.maps import BOARDS, EDITION, EDITIONS, MAP_DATA, MAP_NAMES, edition_data
+from engine.diceland.maps import (
+    BOARD_SIDES,
+    BOARDS,
+    EDITION,
+    EDITIONS,
+    MAP_DATA,
+    MAP_NAMES,
+    boards_of,
+    edition_data,
+)
 from engine.diceland.state import DicelandState
 from engine.diceland.view import sample_state
 from engine.replay import replay
@@ -385,12 +394,29 @@ EDITION_FOUR_SHA256 = {
 
 
 def test_edition_four_keeps_the_maps_as_they_were_before_edition_five():
-    assert edition_data(5) is MAP_DATA, "edition 5 is the current one"
+    assert edition_data(5) is MAP_DATA, "edition 5's maps are the current ones"
     keeps_its_maps(4, EDITION_FOUR_SHA256, {"F"}, "edition 5 retuned Broad Fields only")
 
 
 def test_a_game_begun_on_edition_four_replays_on_edition_four():
     replays_on_its_edition(4, "F", "E")
+
+
+def test_edition_six_plays_edition_fives_maps_as_the_sides_of_four_boards():
+    """Edition 6 changed the boards, not the maps: the eight maps are the two sides of four
+    boards, each map on one board (RULES.md, *Boards and sides*)."""
+    assert edition_data(5) is edition_data(6) is MAP_DATA
+    sides = sorted(m for board in BOARD_SIDES[6] for m in board)
+    assert sides == sorted(MAP_NAMES) and len(BOARD_SIDES[6]) == 4
+    assert all(not boards_of(e) for e in EDITIONS if e < 6)
+
+
+def test_a_game_dealt_on_edition_five_replays_with_its_maps_dealt_as_then():
+    """Editions 1-5 deal each seat a map (no side to pick), so their logs replay as played."""
+    played = play(GAME, make_bots(GAME, ["heuristic"] * 3), "dealt-5", {"edition": 5})
+    assert not played.state.boards and {a["type"] for _, a in played.moves} & {"side"} == set()
+    again = replay(GAME, 3, played.options, "dealt-5", played.moves)
+    assert dump(again.state) == dump(played.state)
 
 
 def test_new_games_play_the_current_edition_and_show_its_maps():

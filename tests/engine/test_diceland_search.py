@@ -197,6 +197,8 @@ def test_diceland_rollout_policy_read_off_the_state_moves_as_the_heuristic_on_th
 
     def same_move(game, state, seat, action):
         nonlocal checked
+        if state.phase == Phase.SIDE:
+            return  # a board's side is picked without rollouts (test_search_picks_a_side...)
         legal = game.legal_actions(state, seat)
         assert look.policy(state, seat, legal, random.Random(0)) == action
         board, crossed = board_of(state, seat), crossed_mask(state, seat)
@@ -232,6 +234,8 @@ def test_diceland_rollout_moves_without_listing_actions_as_the_policy_does_from_
 
     def same_move(game, state, seat, action):
         nonlocal checked
+        if state.phase == Phase.SIDE:
+            return  # no rollout starts before the first turn
         for searching in range(state.seats):
             rng = random.Random(0)
             assert look.rollout_move(state, searching, rng) == Lookahead.rollout_move(
@@ -279,3 +283,14 @@ def test_a_scorers_best_placement_is_the_first_best_in_the_rules_order():
             assert scorer.best(colour, n) == value
             checked += 1
     assert checked > 0
+
+
+def test_search_picks_a_side_of_its_board_as_the_heuristic_does_without_rollouts():
+    """Before the first turn the search picks its board's side as the heuristic does (at
+    random: RULES.md, *Boards and sides*), without searching, then searches as before."""
+    state = GAME.setup(2, GAME.validate_options(2, {}), Dice("search-side"))
+    assert state.phase == Phase.SIDE
+    bot = FittedSearchBot(iterations=8)
+    legal = GAME.legal_actions(state, 0)
+    picks = {bot.choose(GAME.view(state, 0), legal, random.Random(n))["map"] for n in range(20)}
+    assert picks == set(state.boards[0]) and bot.last is None

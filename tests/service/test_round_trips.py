@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import redis
+from rq.exceptions import StopRequested
 
 from service.store import SCRIPTS
 from tests.conftest import STARTING, free_port, redis_server_binary, stop, wait_until
@@ -357,10 +358,12 @@ def test_a_bot_job_reads_its_game_with_its_preparation(api, private_redis, monke
     assert outcome is not None and outcome.startswith("done after"), outcome
     steps = int(outcome.split()[2])
     assert calls.get("hmget") == 1 and calls.get("evalsha") == steps, calls
-    # the preparation with the read (1), a commit a step, and rq's finishing (5: the
-    # dependents' WATCH and SMEMBERS, the result's transaction, the idle state, the
-    # heartbeat); with the read in a round trip of its own, one more
-    assert trips == 1 + steps + 5, f"{steps} steps: {trips} round trips {calls}"
+    # the preparation with the read (1), a commit a step, and the finishing (1: the result,
+    # the idle state, the heartbeat and the suspension flag in one transaction; rq: 5, the
+    # dependents' WATCH and SMEMBERS, the result, the idle state, the heartbeat); with the
+    # read in a round trip of its own, one more
+    assert trips == 1 + steps + 1, f"{steps} steps: {trips} round trips {calls}"
+    assert calls.get("watch") is None and calls.get("smembers") is None, calls
 
 
 def test_only_a_bot_job_with_the_queue_on_its_games_redis_reads_ahead(private_redis, monkeypatch):
@@ -405,3 +408,178 @@ def test_a_read_ahead_that_failed_fails_the_job_and_a_keyword_job_reads_for_itse
     ahead.settle([redis.ResponseError("WRONGTYPE Operation against a key")])
     with ahead.held(), pytest.raises(redis.ResponseError, match="WRONGTYPE"):
         _first_read(ahead.store, "g")
+
+
+def no_game_bot_job(queue: Any) -> Any:
+    """A bot job of a game that does not exist: it succeeds at once ("game not active")."""
+    from service.runtime import job_options
+
+    options = job_options()
+    return queue.enqueue("service.jobs.play_bot", "no-such-game", 1, 1, **options)
+
+
+def test_after_a_bot_job_the_worker_waits_for_the_next_after_one_round_trip(
+    private_redis, monkeypatch
+):
+    # rq finishes a job in five round trips (the job's heartbeat, the dependents' WATCH and
+    # SMEMBERS, the result's transaction, the idle state), then its loop sends the worker's
+    # heartbeat, the suspension check, the idle state and a heartbeat again before it waits:
+    # nine, while the bot's move goes out on the game's stream. The service's worker sends
+    # the same writes and the suspension flag's read in one transaction, and nothing more
+    # before the next dequeue.
+    from rq.worker import WorkerStatus
+
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    with live_worker(private_redis, "finish-test") as (worker, queue):
+        worker.get_redis_server_version()
+        worker.run_maintenance_tasks()
+        job = no_game_bot_job(queue)
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        assert dequeued is not None and dequeued[0].id == job.id
+        _, run, calls = Counted(private_redis).during(lambda: worker.execute_job(*dequeued))
+
+        def the_loop_until_the_next_dequeue() -> None:
+            worker.heartbeat()  # rq's loop, after the job
+            worker.check_for_suspension(False)
+            worker.set_state(WorkerStatus.IDLE)  # rq's dequeue, before its BLMOVE
+            worker.heartbeat()
+
+        _, loop, loop_calls = Counted(private_redis).during(the_loop_until_the_next_dequeue)
+        # the preparation with the read, then the finishing
+        assert (run, loop) == (2, 0), f"{run} round trips {calls}, then {loop} {loop_calls}"
+        assert calls.get("exists") == 1 and "watch" not in calls, calls
+        assert private_redis.hget(worker.key, "state") == WorkerStatus.IDLE
+        assert private_redis.hget(worker.key, "successful_job_count") == "1"
+        assert private_redis.ttl(worker.key) > 0
+        # any other job (one that others may depend on) is finished by rq's own code
+        queue.enqueue(writes_now)
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        _, _, calls = Counted(private_redis).during(lambda: worker.execute_job(*dequeued))
+        assert calls.get("watch") == 1, calls
+
+
+def test_a_suspended_worker_finishing_a_bot_job_stops_as_rqs_own(private_redis, monkeypatch):
+    # The finishing reads the suspension flag with its writes: a worker suspended while it
+    # played (``rq suspend``) stops taking jobs, as rq's own check would have found.
+    from rq.suspension import resume, suspend
+
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    with live_worker(private_redis, "suspend-test") as (worker, queue):
+        raw = queue.connection
+        no_game_bot_job(queue)
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        suspend(raw)
+        try:
+            worker.execute_job(*dequeued)
+            with pytest.raises(StopRequested):
+                worker.check_for_suspension(True)  # burst: a suspended worker stops
+        finally:
+            resume(raw)
+
+
+def rq_state(client: redis.Redis, job_id: str, worker_name: str, queue_name: str) -> Any:
+    """What Redis holds of a finished job, its queue and its worker, with the job's id, the
+    worker's name and every time left out: each key's type, its hash fields or members, and
+    whether it expires."""
+    names = {job_id: "JOB", worker_name: "WORKER", queue_name: "QUEUE"}
+
+    def plain(found: Any) -> str:  # the client decodes: a str
+        text = str(found)
+        for name, placeholder in names.items():
+            text = text.replace(name, placeholder)
+        return text
+
+    held = {}
+    for key in client.scan_iter(match="rq:*"):
+        if not any(name in key for name in names):
+            continue
+        kind = client.type(key)
+        if kind == "hash":
+            body: Any = sorted(client.hkeys(key))
+        elif kind == "zset":
+            body = sorted(plain(m).split(":")[0] for m in client.zrange(key, 0, -1))
+        elif kind in ("list", "set"):
+            members = client.lrange(key, 0, -1) if kind == "list" else client.smembers(key)
+            body = sorted(plain(m) for m in members)
+        else:
+            body = None
+        held[plain(key)] = (kind, body, client.ttl(key) > 0)
+    return held
+
+
+def test_a_bot_jobs_finishing_leaves_what_rqs_own_leaves(private_redis, monkeypatch):
+    # Same keys, same fields, same registries, same expiries, the result stored: rq's
+    # SimpleWorker against the service's, each on a bot job of its own queue.
+    from rq import Queue, SimpleWorker
+
+    from service.worker import DicehallWorker
+
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    raw = redis.Redis(url["host"], url["port"])
+    states = []
+    for worker_class, name in ((SimpleWorker, "finish-rq"), (DicehallWorker, "finish-dh")):
+        queue = Queue(name, connection=raw)
+        worker = worker_class([queue], connection=raw)
+        worker.register_birth()
+        job = no_game_bot_job(queue)
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        worker.execute_job(*dequeued)
+        job.refresh()
+        assert job.get_status() == "finished" and job.return_value().startswith("done"), job
+        states.append(rq_state(private_redis, job.id, worker.name, name))
+        worker.register_death()
+    assert states[0] == states[1]
+
+
+def test_rqs_per_job_lines_but_one_are_logged_at_debug(private_redis, monkeypatch, caplog):
+    # rq logs four INFO lines a bot move (dequeued, completed, OK, result kept), one of them
+    # between the move that queued the job and the bot's reply: the one that says the job
+    # completed (with its description) stays at INFO, after the job (the one-trip finishing
+    # logs no other); the dequeued job's goes at DEBUG; rq's other lines as rq logs them.
+    import logging
+
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    with live_worker(private_redis, "quiet-test") as (worker, queue):
+        caplog.set_level(logging.DEBUG, logger="rq.worker")
+        job = no_game_bot_job(queue)
+        worker.execute_job(*worker.dequeue_job_and_maintain_ttl(timeout=1))
+        worker.run_maintenance_tasks()
+    lines = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "rq.worker"]
+    about_the_job = [(level, text) for level, text in lines if job.id in text or "play_bot" in text]
+    at_info = [text for level, text in about_the_job if level == logging.INFO]
+    assert len(at_info) == 1, lines
+    demoted = {text for level, text in about_the_job if level == logging.DEBUG}
+    assert any("play_bot(" in text for text in demoted), lines  # the dequeued job's line
+    assert at_info[0].startswith("Successfully completed service.jobs.play_bot("), at_info
+    assert (logging.INFO, f"Worker {worker.name}: cleaning registries for queue: quiet-test") in (
+        lines
+    )
+
+
+def test_a_debug_log_level_shows_rqs_per_job_lines(monkeypatch):
+    import logging
+
+    from service.logs import configure_logging
+    from service.worker import job_lines_follow_root
+
+    rq_worker, root = logging.getLogger("rq.worker"), logging.getLogger()
+    levels, handlers = (rq_worker.level, root.level), list(root.handlers)
+    try:
+        monkeypatch.setenv("DICEHALL_LOG_LEVEL", "info")
+        configure_logging()
+        job_lines_follow_root()
+        assert not rq_worker.isEnabledFor(logging.DEBUG)
+        monkeypatch.setenv("DICEHALL_LOG_LEVEL", "debug")
+        configure_logging()
+        job_lines_follow_root()
+        assert rq_worker.isEnabledFor(logging.DEBUG)
+    finally:
+        rq_worker.setLevel(levels[0])
+        root.setLevel(levels[1])
+        root.handlers[:] = handlers

@@ -7,6 +7,11 @@ again replays exactly. The current edition's files are here; edition 1 (the maps
 same day) in ``edition2/``, edition 3 (current until edition 4 of the same day) in
 ``edition3/``, edition 4 (current until edition 5, 2026-11-25) in ``edition4/``. A game
 whose options or state name no edition was made before editions existed: edition 1.
+
+Edition 6 (2026-11-25) changes no layout: it plays edition 5's maps as the two sides of four
+boards (:data:`BOARD_SIDES`), each seat dealt a board and choosing its side as the rulebook's
+players do; editions 1-5 deal each seat a map. So editions 5 and 6 share the files here
+(:data:`CURRENT_LAYOUTS`).
 """
 
 from __future__ import annotations
@@ -20,10 +25,19 @@ from engine.diceland.board import Board
 
 MAP_NAMES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
 
-EDITION = 5
+EDITION = 6
 """The maps' current edition: new games play it (RULES.md, The maps)."""
 
-EDITIONS: tuple[int, ...] = (1, 2, 3, 4, 5)
+EDITIONS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+
+CURRENT_LAYOUTS: tuple[int, ...] = (5, 6)
+"""The editions whose layouts are the files here (edition 6 changed the boards, not the maps)."""
+
+BOARD_SIDES: dict[int, tuple[tuple[str, str], ...]] = {
+    6: (("A", "B"), ("C", "H"), ("D", "E"), ("F", "G")),
+}
+"""The four double-sided boards of an edition that has them, each as its (front, back) maps
+(RULES.md, *Boards and sides*); an edition without boards deals each seat a map."""
 
 FIRST_EDITION = 1
 """The edition of games made before editions existed (no ``edition`` in options or state)."""
@@ -54,12 +68,22 @@ def _old_boards(edition: int) -> dict[str, Board]:
 
 def edition_data(edition: int) -> dict[str, dict[str, Any]]:
     """Every map's JSON data in ``edition`` (shared read-only)."""
-    return MAP_DATA if edition == EDITION else _old_data(edition)
+    return MAP_DATA if edition in CURRENT_LAYOUTS else _old_data(edition)
 
 
 def edition_boards(edition: int) -> dict[str, Board]:
     """Every map's board in ``edition``."""
-    return BOARDS if edition == EDITION else _old_boards(edition)
+    return BOARDS if edition in CURRENT_LAYOUTS else _old_boards(edition)
+
+
+def boards_of(edition: int) -> tuple[tuple[str, str], ...]:
+    """The double-sided boards of ``edition`` (none: each seat is dealt a map)."""
+    return BOARD_SIDES.get(edition, ())
+
+
+def board_name(sides: tuple[str, str] | list[str]) -> str:
+    """A board's name: its two sides' letters, front first (``"A/B"``)."""
+    return "/".join(sides)
 
 
 def edition_of(maps: dict[str, Any]) -> int:

@@ -1548,6 +1548,19 @@ export interface components {
             winners: number[];
             detail: components["schemas"]["CarcassonneResultDetail"];
         };
+        /** @description before the first turn: play on this side of your board */
+        DicelandSideAction: {
+            /**
+             * @description the action type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "side";
+            /**
+             * @description a map, by letter
+             * @enum {string}
+             */
+            map: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+        };
         /** @description phase 1: set aside every die of this colour of the throw */
         DicelandChooseAction: {
             /**
@@ -1601,7 +1614,27 @@ export interface components {
             type: "pass";
         };
         /** @description An action of Diceland, by `type`. */
-        DicelandAction: components["schemas"]["DicelandChooseAction"] | components["schemas"]["DicelandThrowAction"] | components["schemas"]["DicelandStopAction"] | components["schemas"]["DicelandCrossAction"] | components["schemas"]["DicelandPassAction"];
+        DicelandAction: components["schemas"]["DicelandSideAction"] | components["schemas"]["DicelandChooseAction"] | components["schemas"]["DicelandThrowAction"] | components["schemas"]["DicelandStopAction"] | components["schemas"]["DicelandCrossAction"] | components["schemas"]["DicelandPassAction"];
+        /** @description a seat picked its board's side (sealed) */
+        DicelandSideDecidedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "side_decided";
+            /** @description a seat number (0 is the first seat) */
+            seat: number;
+        };
+        /** @description every seat's side revealed: the map each plays */
+        DicelandSidesRevealedEvent: {
+            /**
+             * @description the event type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "sides_revealed";
+            /** @description per seat */
+            maps: ("A" | "B" | "C" | "D" | "E" | "F" | "G" | "H")[];
+        };
         /** @description a turn began with a throw of six dice */
         DicelandTurnStartedEvent: {
             /**
@@ -1774,7 +1807,7 @@ export interface components {
             turn: number;
         };
         /** @description An event of Diceland, by `type`. */
-        DicelandEvent: components["schemas"]["DicelandTurnStartedEvent"] | components["schemas"]["DicelandColourChosenEvent"] | components["schemas"]["DicelandThrownEvent"] | components["schemas"]["DicelandStoppedEvent"] | components["schemas"]["DicelandPhase2StartedEvent"] | components["schemas"]["DicelandDecidedEvent"] | components["schemas"]["DicelandPhase2ResolvedEvent"] | components["schemas"]["DicelandTreasureThrowEvent"] | components["schemas"]["DicelandTreasureThrowUnusableEvent"] | components["schemas"]["DicelandTreasureUsedEvent"] | components["schemas"]["DicelandGameOverEvent"];
+        DicelandEvent: components["schemas"]["DicelandSideDecidedEvent"] | components["schemas"]["DicelandSidesRevealedEvent"] | components["schemas"]["DicelandTurnStartedEvent"] | components["schemas"]["DicelandColourChosenEvent"] | components["schemas"]["DicelandThrownEvent"] | components["schemas"]["DicelandStoppedEvent"] | components["schemas"]["DicelandPhase2StartedEvent"] | components["schemas"]["DicelandDecidedEvent"] | components["schemas"]["DicelandPhase2ResolvedEvent"] | components["schemas"]["DicelandTreasureThrowEvent"] | components["schemas"]["DicelandTreasureThrowUnusableEvent"] | components["schemas"]["DicelandTreasureUsedEvent"] | components["schemas"]["DicelandGameOverEvent"];
         /** @description the game as a seat or a spectator sees it: only other seats' sealed phase-2 choices are hidden (each seat sees its own) */
         DicelandGameView: {
             /** @description seats in the game */
@@ -1783,7 +1816,7 @@ export interface components {
             you: number | null;
             /** @description per seat */
             scores: number[];
-            /** @description the seat deciding alone; null in phase 2 and once over */
+            /** @description the seat deciding alone; null while sides are picked, in phase 2 and once over */
             active: number | null;
             /** @description seats owing a decision now */
             pending: number[];
@@ -1795,7 +1828,7 @@ export interface components {
              * @description the step of the turn
              * @enum {string}
              */
-            phase: "choose" | "push" | "cross" | "treasure" | "over";
+            phase: "side" | "choose" | "push" | "cross" | "treasure" | "over";
             /** @description what wins */
             goal: {
                 /** @description treasures to find */
@@ -1809,7 +1842,7 @@ export interface components {
                 chosen: ("red" | "yellow" | "green" | "blue" | "orange" | "grey") | null;
                 /** @description dice set aside */
                 aside: number;
-                /** @description the colours thrown */
+                /** @description the colours thrown (none before the first turn) */
                 last_throw: ("red" | "yellow" | "green" | "blue" | "orange" | "grey")[];
                 /** @description throws this turn */
                 throws: number;
@@ -1843,6 +1876,18 @@ export interface components {
                 /** @description the unfinished territory of each colour */
                 working_on: {
                     [key: string]: number;
+                };
+                /** @description the seat's board as its two sides, front first */
+                board?: ("A" | "B" | "C" | "D" | "E" | "F" | "G" | "H")[];
+                /** @description before the first turn only: whether the seat has picked its board's side */
+                side?: {
+                    /** @description the seat has picked */
+                    decided: boolean;
+                    /**
+                     * @description a map, by letter
+                     * @enum {string}
+                     */
+                    choice?: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
                 };
                 /** @description phase 2 only: whether the seat owes a choice and has made it */
                 phase2?: {
