@@ -153,7 +153,7 @@ def test_carcassonne_title_counts_the_rolls_from_the_view():
 def test_diceland_board_shows_both_sides_while_the_side_is_picked():
     """Before the first turn the menu offers the two sides of the seat's board, so the board
     shows both, with their titles and coordinates."""
-    state = DICELAND.setup(2, DICELAND.validate_options(2, {"boards": ["C/H", "A/B"]}), Dice("x"))
+    state = DICELAND.setup(2, DICELAND.validate_options(2, {"boards": ["B/H", "A/C"]}), Dice("x"))
     shown = drawn("diceland", DICELAND.view(state, 0), 0)
-    assert "board C/H: pick a side" in shown
-    assert "Side C: Archipelago" in shown and "Side H: The Rim" in shown
+    assert "board B/H: pick a side" in shown
+    assert "Side B: The Ridges" in shown and "Side H: The Rim" in shown

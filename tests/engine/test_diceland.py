@@ -227,25 +227,25 @@ def test_ruling_sides_are_picked_sealed_and_revealed_together():
     ruling 9, the sides are sealed choices made at once, as phase 2's are, and revealed
     together. Every board is public: the view shows both sides of every board in play."""
     dice = Dice("sealed-sides")
-    state = GAME.setup(2, GAME.validate_options(2, {"boards": ["A/B", "F/G"]}), dice)
-    assert state.boards == [["A", "B"], ["F", "G"]]
-    GAME.apply(state, 0, {"type": "side", "map": "B"}, dice)
+    state = GAME.setup(2, GAME.validate_options(2, {"boards": ["A/C", "F/G"]}), dice)
+    assert state.boards == [["A", "C"], ["F", "G"]]
+    GAME.apply(state, 0, {"type": "side", "map": "C"}, dice)
     mine, theirs = GAME.view(state, 0), GAME.view(state, 1)
-    assert mine["players"][0]["side"] == {"decided": True, "choice": "B"}
+    assert mine["players"][0]["side"] == {"decided": True, "choice": "C"}
     assert theirs["players"][0]["side"] == {"decided": True}
     assert theirs["players"][1]["side"] == {"decided": False} and theirs["pending"] == [1]
-    assert set(theirs["maps"]) == {"A", "B", "F", "G"} and theirs["active"] is None
+    assert set(theirs["maps"]) == {"A", "C", "F", "G"} and theirs["active"] is None
     assert theirs["players"][0]["map"] == "A", "the front lies up until the sides are revealed"
     GAME.apply(state, 1, {"type": "side", "map": "F"}, dice)
     view = GAME.view(state, 1)
-    assert [p["map"] for p in view["players"]] == ["B", "F"] and set(view["maps"]) == {"B", "F"}
-    assert [p["board"] for p in view["players"]] == [["A", "B"], ["F", "G"]]
+    assert [p["map"] for p in view["players"]] == ["C", "F"] and set(view["maps"]) == {"C", "F"}
+    assert [p["board"] for p in view["players"]] == [["A", "C"], ["F", "G"]]
     assert "side" not in view["players"][0]
 
 
 def test_ruling_a_side_must_be_of_your_own_board_and_comes_before_the_first_throw():
     dice = Dice("wrong-side")
-    state = GAME.setup(2, GAME.validate_options(2, {"boards": ["C/H", "D/E"]}), dice)
+    state = GAME.setup(2, GAME.validate_options(2, {"boards": ["B/H", "D/E"]}), dice)
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, {"type": "side", "map": "D"}, dice)
     assert err.value.code == "not_your_board"
@@ -260,13 +260,13 @@ def test_ruling_a_side_must_be_of_your_own_board_and_comes_before_the_first_thro
 def test_ruling_boards_can_be_assigned_but_not_with_maps_or_in_an_edition_without_boards():
     """Option ``boards`` (one board per seat, each still picks its side) for matches and
     tests, as ``maps`` assigns the sides themselves."""
-    assert GAME.validate_options(2, {"boards": ["F/G", "A/B"]})["boards"] == ["F/G", "A/B"]
+    assert GAME.validate_options(2, {"boards": ["F/G", "A/C"]})["boards"] == ["F/G", "A/C"]
     for options, why in (
-        ({"boards": ["A/B", "C/H"], "maps": ["A", "C"]}, "not both"),
-        ({"boards": ["A/B", "C/H"], "edition": 5}, "no boards"),
-        ({"boards": ["A/B"]}, "one board per seat"),
-        ({"boards": ["A/C", "B/D"]}, "the boards are A/B, C/H, D/E, F/G"),
-        ({"boards": ["A/B", "A/B"]}, "its own board"),
+        ({"boards": ["A/C", "B/H"], "maps": ["A", "B"]}, "not both"),
+        ({"boards": ["A/C", "B/H"], "edition": 5}, "no boards"),
+        ({"boards": ["A/C"]}, "one board per seat"),
+        ({"boards": ["A/B", "C/D"]}, "the boards are A/C, B/H, D/E, F/G"),
+        ({"boards": ["A/C", "A/C"]}, "its own board"),
     ):
         with pytest.raises(InvalidOptions, match=why):
             GAME.validate_options(2, options)
@@ -800,16 +800,16 @@ def test_sample_draws_the_sealed_sides_of_the_seats_that_picked():
     """A search's sampled state keeps its own side, draws a side of their own board for the
     seats that picked (sealed) and leaves the others to pick."""
     dice = Dice("sample-sides")
-    state = GAME.setup(3, GAME.validate_options(3, {"boards": ["A/B", "C/H", "D/E"]}), dice)
-    GAME.apply(state, 0, {"type": "side", "map": "B"}, dice)
+    state = GAME.setup(3, GAME.validate_options(3, {"boards": ["A/C", "B/H", "D/E"]}), dice)
+    GAME.apply(state, 0, {"type": "side", "map": "C"}, dice)
     GAME.apply(state, 1, {"type": "side", "map": "H"}, dice)
     drawn = set()
     for n in range(20):
         sampled = GAME.sample(GAME.view(state, 0), 0, Dice(f"sample-{n}"))
-        assert sampled.sides[0] == "B" and sampled.sides[2] == ""
+        assert sampled.sides[0] == "C" and sampled.sides[2] == ""
         assert sampled.boards == state.boards and sampled.phase == Phase.SIDE
         drawn.add(sampled.sides[1])
-    assert drawn == {"C", "H"}
+    assert drawn == {"B", "H"}
 
 
 def phase2_with_two_dice():

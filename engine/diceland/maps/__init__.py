@@ -34,7 +34,7 @@ CURRENT_LAYOUTS: tuple[int, ...] = (5, 6)
 """The editions whose layouts are the files here (edition 6 changed the boards, not the maps)."""
 
 BOARD_SIDES: dict[int, tuple[tuple[str, str], ...]] = {
-    6: (("A", "B"), ("C", "H"), ("D", "E"), ("F", "G")),
+    6: (("A", "C"), ("B", "H"), ("D", "E"), ("F", "G")),
 }
 """The four double-sided boards of an edition that has them, each as its (front, back) maps
 (RULES.md, *Boards and sides*); an edition without boards deals each seat a map."""
