@@ -146,9 +146,10 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
         )
     else:
         pending = ", ".join(str(s) for s in view["pending"]) or "nobody"
+        first = view["turn_player"]
+        who = "sides being picked" if first is None else f"seat {first} active"
         status = Text(
-            f"Turn {view['turn']}, seat {view['turn_player']} active, phase {view['phase']}; "
-            f"waiting for seat {pending}"
+            f"Turn {view['turn']}, {who}, phase {view['phase']}; waiting for seat {pending}"
         )
     if view["phase"] == "side":
         sides = [view["maps"][m] for m in player["board"]]

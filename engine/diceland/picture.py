@@ -231,12 +231,14 @@ def render_svg(view: dict[str, Any], player: int | None = None) -> str:
     root = svg.document(f"{width:.0f}", f"{height:.0f}")
     svg.add(root, "rect", width=f"{width:.0f}", height=f"{height:.0f}", fill="#f4efe4")
     svg.text(root, MARGIN, 24, f"Diceland \u2014 seat {seat}", 18, font_weight="bold")
+    first = view["turn_player"]
+    who = "sides being picked" if first is None else f"seat {first} active"
     svg.text(
         root,
         MARGIN,
         44,
         f"Map {data['name']}: {data.get('title', '')}   \u2022   turn {view['turn']}, "
-        f"seat {view['turn_player']} active   \u2022   phase {view['phase']}",
+        f"{who}   \u2022   phase {view['phase']}",
         12,
     )
     _map_layer(root, data, {(q, r) for q, r in me["crosses"]}, ox, oy)

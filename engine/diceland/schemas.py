@@ -132,7 +132,9 @@ VIEW = obj(
         ),
         "pending": seat_list("seats owing a decision now", SEATS),
         "turn": integer("turn number", 1),
-        "turn_player": SEAT,
+        "turn_player": nullable(
+            SEAT, "whose turn it is; null while sides are picked (the first player unknown)"
+        ),
         "phase": string("the step of the turn", PHASES),
         "goal": obj(
             "what wins",

@@ -112,7 +112,8 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
         "active": active,
         "pending": pending,
         "turn": state.turn,
-        "turn_player": state.active,
+        # the rulebook draws lots for the first player after the sides are picked
+        "turn_player": None if state.phase == Phase.SIDE else state.active,
         "phase": state.phase,
         "goal": {"treasures": TREASURES_TO_WIN, "complete_colours": 1},
         "dice": {
@@ -157,7 +158,7 @@ def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> Dicela
         crosses=[
             sorted(boards[p["map"]].index[(q, r)] for q, r in p["crosses"]) for p in view["players"]
         ],
-        active=view["turn_player"],
+        active=view["turn_player"] or 0,
         turn=view["turn"],
         phase=Phase(view["phase"]),
         last_throw=list(view["dice"]["last_throw"]),
@@ -175,6 +176,7 @@ def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> Dicela
             s.get("choice") or (board[dice.randbelow(2)] if s["decided"] else "")
             for s, board in zip(sides, state.boards, strict=True)
         ]
+        state.active = dice.randbelow(state.seats)  # the first player, not shown yet
     tt = view["treasure_throw"]
     if tt is not None:
         state.treasure_queue = [tt["seat"], *tt["queue"]]

@@ -157,3 +157,4 @@ def test_diceland_board_shows_both_sides_while_the_side_is_picked():
     shown = drawn("diceland", DICELAND.view(state, 0), 0)
     assert "board B/H: pick a side" in shown
     assert "Side B: The Ridges" in shown and "Side H: The Rim" in shown
+    assert "sides being picked" in shown and "active" not in shown, "the first player is unknown"

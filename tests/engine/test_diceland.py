@@ -243,6 +243,27 @@ def test_ruling_sides_are_picked_sealed_and_revealed_together():
     assert "side" not in view["players"][0]
 
 
+def test_rule_the_first_player_is_known_only_once_every_side_is_picked():
+    """The rulebook's preparation: boards dealt, each player picks a side, then "lots are
+    drawn to decide who will be the first active player". The engine draws the first player
+    with the deal, so no view, picture or sample says who it is until the sides are revealed:
+    a seat picks its side not knowing whether it throws first."""
+    for seed in ("first-0", "first-1", "first-2", "first-3"):
+        dice = Dice(seed)
+        state = GAME.setup(3, GAME.validate_options(3, {}), dice)
+        for picked in range(3):
+            for seat in (None, 0, 1, 2):
+                view = GAME.view(state, seat)
+                assert view["turn_player"] is None and view["active"] is None, (seed, seat)
+                assert "turn 1, sides being picked" in str(GAME.picture(view, 0))
+                sampled = GAME.sample(view, seat, Dice(f"{seed}-{seat}"))
+                assert GAME.view(sampled, seat)["turn_player"] is None
+            GAME.apply(state, picked, {"type": "side", "map": state.boards[picked][1]}, dice)
+        view = GAME.view(state, None)
+        assert view["phase"] == "choose" and view["turn_player"] == view["active"] == state.active
+        assert f"turn 1, seat {state.active} active" in str(GAME.picture(view, 0))
+
+
 def test_ruling_a_side_must_be_of_your_own_board_and_comes_before_the_first_throw():
     dice = Dice("wrong-side")
     state = GAME.setup(2, GAME.validate_options(2, {"boards": ["B/H", "D/E"]}), dice)

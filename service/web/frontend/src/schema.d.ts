@@ -1822,8 +1822,8 @@ export interface components {
             pending: number[];
             /** @description turn number */
             turn: number;
-            /** @description a seat number (0 is the first seat) */
-            turn_player: number;
+            /** @description whose turn it is; null while sides are picked (the first player unknown) */
+            turn_player: number | null;
             /**
              * @description the step of the turn
              * @enum {string}
