@@ -105,11 +105,24 @@ def setup_period(base: str, scripts: list[Script], first: int, step: int, games:
     return Tally(ops=games, games=games, cpu=time.process_time() - cpu)
 
 
+PREFER_MINIMAL = {"Prefer": "return=minimal"}
+"""What a move sends to ask for the minimal answer (no view: ``--prefer-minimal``)."""
+
+
 def play_period(
-    base: str, scripts: list[Script], first: int, step: int, start: float, stop: float
+    base: str,
+    scripts: list[Script],
+    first: int,
+    step: int,
+    start: float,
+    stop: float,
+    minimal: bool = False,
 ) -> Tally:
-    """Play scripts ``first``, ``first + step``, ... (cyclically) from ``start`` to ``stop``."""
+    """Play scripts ``first``, ``first + step``, ... (cyclically) from ``start`` to ``stop``;
+    ``minimal``: every move asks for the minimal answer (``Prefer: return=minimal``, no
+    view), as a client following the event stream would, and fails if it gets another."""
     http = session()
+    prefer = PREFER_MINIMAL if minimal else {}
     tally = Tally()
     wait_for_start(start)
     cpu = time.process_time()
@@ -139,10 +152,12 @@ def play_period(
                 http.post(
                     f"{base}/v1/games/{gid}/actions",
                     json={"action": action},
-                    headers={**auth[seat], "If-Match": f'"{version}"'},
+                    headers={**auth[seat], "If-Match": f'"{version}"', **prefer},
                 ),
                 "act",
             )
+            if minimal and answer["view"] is not None:
+                raise RuntimeError(f"act: Prefer: return=minimal was not applied ({gid})")
             latency = time.perf_counter() - t0
             version, to_act = answer["version"], answer["to_act"]
             known.pop(seat, None)

@@ -1,6 +1,7 @@
 """HTTP moves per second against a floor doing only a move's Redis compare-and-set.
 
     python bench/http_moves.py [--game all] [--seconds 10] [--clients 8] [--alternations 3]
+        [--prefer-minimal]
 
 Starts a private redis-server and two gunicorns with the API's deploy config: the dicehall
 API, and ``bench/floor_app.py`` (a bare endpoint doing a move's WATCH, HMGET, MULTI/HSET/
@@ -14,7 +15,9 @@ moves/s and floor requests/s with their ratio (target >= 0.6). A move is a ``POS
 preceded by ``GET legal-actions`` only when the client does not hold the seat's legal actions
 for its current decision (a move's answer carries the mover's next ones: see
 ``bench/http_load.py``); the bench prints the HTTP requests per move. A floor request is one
-compare-and-set.
+compare-and-set. ``--prefer-minimal``: every move asks for the minimal answer (``Prefer:
+return=minimal``: no view, as a client following the event stream needs); the bench prints
+which answers its moves asked for.
 
 **Redis round trips**, counted by Redis itself (``INFO everything`` before and after each
 period, less the bench's own INFO), per move and per floor request:
@@ -239,7 +242,15 @@ class Bench:
             self.api_proc.pid,
             seconds,
             play_period,
-            lambda i, start, stop: (self.api, scripts, i, clients, start, stop),
+            lambda i, start, stop: (
+                self.api,
+                scripts,
+                i,
+                clients,
+                start,
+                stop,
+                self.args.prefer_minimal,
+            ),
         )
 
     def floor_period(self, progress: Progress, label: str, size: int) -> Period:
@@ -441,6 +452,13 @@ def summary_table(rows: list[dict[str, Any]]) -> Table:
     return table
 
 
+def mode_line(minimal: bool) -> str:
+    """Which answer the API periods' moves asked for."""
+    if minimal:
+        return "moves: Prefer: return=minimal (answers without the view; --prefer-minimal)"
+    return "moves: full answers (with the view; --prefer-minimal asks for minimal ones)"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -454,6 +472,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scripts", type=int, default=16, help="bot games the clients replay")
     parser.add_argument(
         "--setup-games", type=int, default=3, help="games each client sets up to cost a set-up"
+    )
+    parser.add_argument(
+        "--prefer-minimal",
+        action="store_true",
+        help="moves ask for the minimal answer (Prefer: return=minimal: no view)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -483,6 +506,7 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     machine["load_after"] = os.getloadavg()
+    console.print(mode_line(args.prefer_minimal))
     console.print(machine_line(machine))
     if args.json:
         args.json.write_text(

@@ -62,7 +62,11 @@ metrics' route label)."""
 _PATH = re.compile(r"/v1/games/([A-Za-z0-9_-]{1,64})/(actions|legal-actions)")
 _HEADERS = MoveHeadersSchema()
 _BODY = ActionRequestSchema()
-_HEADER_KEYS = {"If-Match": "HTTP_IF_MATCH", "Idempotency-Key": "HTTP_IDEMPOTENCY_KEY"}
+_HEADER_KEYS = {
+    "If-Match": "HTTP_IF_MATCH",
+    "Idempotency-Key": "HTTP_IDEMPOTENCY_KEY",
+    "Prefer": "HTTP_PREFER",
+}
 """The headers ``MoveHeadersSchema`` reads, by their WSGI names."""
 
 
@@ -144,6 +148,7 @@ class LeanPath:
                 environ.get("HTTP_IF_MATCH"),
                 environ.get("HTTP_AUTHORIZATION"),
                 key,
+                environ.get("HTTP_PREFER"),
             )
         except (Problem, ValidationError, orjson.JSONDecodeError):
             return None

@@ -430,6 +430,16 @@ class MoveHeadersSchema(Schema):
             "(422 idempotency_key_reused)"
         },
     )
+    prefer = fields.String(
+        data_key="Prefer",
+        metadata={
+            "description": "RFC 7240 preferences; `return=minimal` answers without the "
+            "mover's view (`view: null`; version, `to_act`, events and next actions stay), "
+            "`return=representation` (the default) with it. A preference this service does "
+            "not know, or a malformed header, is ignored, never refused",
+            "example": "return=minimal",
+        },
+    )
 
 
 class MoveResultSchema(ViewSchema):
@@ -437,6 +447,16 @@ class MoveResultSchema(ViewSchema):
     actions of the caller's next decision if it owes one at once (so a client plays its
     next move without another request)."""
 
+    view = Typed(
+        "GameView",
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the game's own view of the caller; null when the move asked for "
+            "`Prefer: return=minimal` (the answer then says `Preference-Applied: "
+            "return=minimal`): read it with `getView` when needed"
+        },
+    )
     events = fields.List(Typed("Event"), required=True)
     actions = fields.List(
         fields.Nested(LegalActionSchema),

@@ -304,15 +304,17 @@ class BotRunner:
         return Move(notice, action, decision_id, received, started, str(uuid.uuid4()))
 
     def post(self, client: Client, move: Move) -> None:
-        """Send ``move`` (one POST with ``If-Match`` and its idempotency key), retried
-        through an outage with the same key. A move that still failed when patience ran out
-        is forgotten as answered, so the feed's next ``pending`` offers it again."""
+        """Send ``move`` (one POST with ``If-Match`` and its idempotency key, asking for the
+        minimal answer: the strategy reads each decision's view from its notice or the
+        service, never from a move's answer), retried through an outage with the same key.
+        A move that still failed when patience ran out is forgotten as answered, so the
+        feed's next ``pending`` offers it again."""
         game_id, action = move.notice["game_id"], move.action
         posted = time.time()
         try:
             reply = self.patience.retrying(
                 lambda: client.act(
-                    game_id, action, if_match=move.decision, idempotency_key=move.key
+                    game_id, action, if_match=move.decision, idempotency_key=move.key, minimal=True
                 ),
                 f"{game_id}: the move",
             )

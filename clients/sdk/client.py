@@ -372,15 +372,21 @@ class Client:
         action: Mapping[str, Any],
         if_match: int | str | None = None,
         idempotency_key: str | None = None,
+        minimal: bool = False,
     ) -> Json:
         """Post a move. A fresh ``Idempotency-Key`` (uuid4) is sent unless one is given and is
         reused on every retry, so a retried move is never applied twice. ``if_match`` (a
         version) makes the move conditional: a stale version raises StaleVersion. The answer
         holds the new ``version``, the caller's ``events`` and view, and ``actions``: the
-        seat's legal actions if it owes its next decision at once (``[]`` otherwise)."""
+        seat's legal actions if it owes its next decision at once (``[]`` otherwise).
+        ``minimal`` asks for the answer without the view (``Prefer: return=minimal``:
+        ``view`` is None, the rest as it was), for a caller that reads the view elsewhere or
+        not at all; a retry gets the first answer in the form it was first given."""
         headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
         if if_match is not None:
             headers["If-Match"] = if_match_header(if_match)
+        if minimal:
+            headers["Prefer"] = "return=minimal"
         return self._json(
             "POST", f"/games/{game_id}/actions", json={"action": dict(action)}, headers=headers
         )

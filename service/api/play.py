@@ -12,6 +12,7 @@ from service.api import BEARER, BODY_PROBLEMS, component, game_link, links, oper
 from service.context import bearer_token, game_service, parse_bearer
 from service.games import GameService
 from service.moves import MoveRequest
+from service.prefer import MINIMAL, wants_minimal
 from service.problems import Problem
 from service.schemas import (
     ActionRequestSchema,
@@ -36,6 +37,20 @@ ANSWERS = {
 plain JSON already in the schemas' shape, so they are sent as they are, without a marshmallow
 dump (a tenth of a move's cost); tests/service/test_answers.py checks that each answer is
 its schema's dump."""
+
+MOVE_HEADERS = {
+    "Preference-Applied": {
+        "description": "`return=minimal` when the answer leaves the view out (`view: null`), "
+        "absent otherwise. A retry under an `Idempotency-Key` returns the first answer as it "
+        "was given, full or minimal, whatever the retry prefers; this header says which",
+        "schema": {"type": "string", "enum": [MINIMAL]},
+    },
+    "Vary": {
+        "description": "`Prefer`: the answer's form depends on the request's Prefer header",
+        "schema": {"type": "string", "enum": ["Prefer"]},
+    },
+}
+"""The response headers ``POST actions`` documents (see :func:`move_result`)."""
 
 blp = Blueprint("play", __name__, url_prefix="/v1", description="Views, legal actions and moves")
 
@@ -71,13 +86,22 @@ def parse_if_match(value: str | None) -> int | None:
 
 
 def move_request(
-    action: Any, if_match: str | None, authorization: str | None, idempotency_key: str | None
+    action: Any,
+    if_match: str | None,
+    authorization: str | None,
+    idempotency_key: str | None,
+    prefer: str | None,
 ) -> MoveRequest:
-    """The move a request asks for (its validated action, its If-Match, Authorization and
-    Idempotency-Key headers). Raises Problem 400 (If-Match) or 401 (Authorization)."""
+    """The move a request asks for (its validated action, its If-Match, Authorization,
+    Idempotency-Key and Prefer headers: ``return=minimal`` leaves the view out, see
+    :mod:`service.prefer`). Raises Problem 400 (If-Match) or 401 (Authorization)."""
     version = parse_if_match(if_match)
     return MoveRequest(
-        action, token=parse_bearer(authorization), if_match=version, idempotency_key=idempotency_key
+        action,
+        token=parse_bearer(authorization),
+        if_match=version,
+        idempotency_key=idempotency_key,
+        answer_view=not wants_minimal(prefer),
     )
 
 
@@ -87,9 +111,16 @@ Content-Length, in order."""
 
 
 def move_result(service: GameService, game_id: str, move: MoveRequest) -> Answer:
-    """``POST actions``: make the move; its answer, with the new version as ETag."""
+    """``POST actions``: make the move; its answer, with the new version as ETag,
+    ``Preference-Applied: return=minimal`` when it has no view, and ``Vary: Prefer``. The
+    form is the answer's own: a retry under an ``Idempotency-Key`` gets the stored first
+    answer as it was given, full or minimal, whatever the retry prefers."""
     answer = service.act(game_id, move)
-    return answer, [("ETag", f'"{answer["version"]}"')]
+    headers = [("ETag", f'"{answer["version"]}"')]
+    if answer["view"] is None:
+        headers.append(("Preference-Applied", MINIMAL))
+    headers.append(("Vary", "Prefer"))
+    return answer, headers
 
 
 def legal_actions_result(service: GameService, game_id: str, token: str | None) -> Answer:
@@ -186,7 +217,10 @@ class Actions(MethodView):
     @blp.arguments(MoveHeadersSchema(), location="headers")
     @blp.arguments(ActionRequestSchema(), example={"action": {"type": "reroll"}})
     @blp.response(
-        200, component("MoveResult"), example={**_VIEW_EXAMPLE, "version": 8, "events": []}
+        200,
+        component("MoveResult"),
+        example={**_VIEW_EXAMPLE, "version": 8, "events": []},
+        headers=MOVE_HEADERS,
     )
     @problems(
         blp,
@@ -223,6 +257,7 @@ class Actions(MethodView):
             request.headers.get("If-Match"),
             request.headers.get("Authorization"),
             headers.get("idempotency_key"),
+            request.headers.get("Prefer"),
         )
         return response_of(move_result(game_service(), game_id, move))
 

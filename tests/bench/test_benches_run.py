@@ -38,6 +38,7 @@ def test_http_moves_prints_its_tables_and_counts_the_floors_three_round_trips(tm
         *("--clients", "2", "--warmup", "0.5", "--scripts", "2"),
     )
     assert "moves/s against floor requests/s" in stdout
+    assert "moves: full answers" in stdout
     assert "carcassonne: Redis commands per move:" in stdout
     [row] = figures["games"]
     assert row["game"] == "carcassonne"
@@ -57,6 +58,20 @@ def test_http_moves_prints_its_tables_and_counts_the_floors_three_round_trips(tm
     assert row["client_cpu_ms_per_move"] > 0 and row["floor_cpu_ms_per_request"] > 0
     assert row["cpu_ms_per_move"] > row["api_cpu_ms_per_move"] > 0
     assert row["cpu_ratio"] > 0
+
+
+def test_http_moves_with_prefer_minimal_asks_for_minimal_answers_and_says_so(tmp_path):
+    # the clients fail the run if a move's answer carries a view (bench/http_load.py)
+    stdout, figures = run_bench(
+        "http_moves.py",
+        tmp_path,
+        *("--game", "kingdice", "--seconds", "1", "--alternations", "1"),
+        *("--clients", "2", "--warmup", "0.5", "--scripts", "2", "--prefer-minimal"),
+    )
+    assert "moves: Prefer: return=minimal" in stdout
+    assert figures["args"]["prefer_minimal"] is True
+    [row] = figures["games"]
+    assert row["moves_per_s"]["min"] > 0
 
 
 def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(tmp_path):

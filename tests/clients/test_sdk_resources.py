@@ -117,3 +117,21 @@ def test_bot_feed_cursor_of_an_empty_feed_is_the_start(peer: Peer, sdk: Client) 
     peer.answer(Answer(200, {"pending": [], "events": [], "cursor": "0"}))
     assert sdk.bot_feed_cursor() == "0"
     assert peer.received[0].path == "/v1/bots/me/feed"
+
+
+def test_act_asks_for_the_minimal_answer_only_when_told(peer: Peer, sdk: Client) -> None:
+    moved: dict[str, object] = {
+        "version": 2,
+        "view": None,
+        "events": [],
+        "to_act": {},
+        "actions": [],
+    }
+    peer.answer(Answer(200, {**moved, "view": {"a": 1}}), Answer(200, moved))
+    assert sdk.act("g1", {"type": "roll"}, if_match=1)["view"] == {"a": 1}
+    assert sdk.act("g1", {"type": "roll"}, if_match=1, minimal=True)["view"] is None
+    full, minimal = peer.received
+    assert "prefer" not in full.headers
+    assert minimal.headers["prefer"] == "return=minimal"
+    assert (minimal.method, minimal.path) == ("POST", "/v1/games/g1/actions")
+    assert minimal.headers["if-match"] == '"1"' and minimal.headers["idempotency-key"]

@@ -102,6 +102,13 @@ VALID_MOVES = {
     "a move with an Idempotency-Key": move(
         {"type": "bid", "card": 1}, **{"Idempotency-Key": "k-1"}
     ),
+    "a move preferring the minimal answer": move(
+        {"type": "bid", "card": 3}, Prefer="return=minimal"
+    ),
+    "a minimal move with an Idempotency-Key": move(
+        {"type": "bid", "card": 1}, **{"Idempotency-Key": "k-2", "Prefer": "RETURN = minimal"}
+    ),
+    "a move with a malformed Prefer": move({"type": "bid", "card": 3}, Prefer='return="min'),
 }
 
 

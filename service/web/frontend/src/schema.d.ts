@@ -3682,8 +3682,8 @@ export interface components {
             seat: number | null;
             /** @enum {string} */
             status: "waiting" | "active" | "over";
-            /** @description the game's own view of the caller */
-            view: components["schemas"]["BurgundyGameView"];
+            /** @description the game's own view of the caller; null when the move asked for `Prefer: return=minimal` (the answer then says `Preference-Applied: return=minimal`): read it with `getView` when needed */
+            view: components["schemas"]["BurgundyGameView"] | null;
             /**
              * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
              * @example {
@@ -3715,8 +3715,8 @@ export interface components {
             seat: number | null;
             /** @enum {string} */
             status: "waiting" | "active" | "over";
-            /** @description the game's own view of the caller */
-            view: components["schemas"]["CarcassonneGameView"];
+            /** @description the game's own view of the caller; null when the move asked for `Prefer: return=minimal` (the answer then says `Preference-Applied: return=minimal`): read it with `getView` when needed */
+            view: components["schemas"]["CarcassonneGameView"] | null;
             /**
              * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
              * @example {
@@ -3748,8 +3748,8 @@ export interface components {
             seat: number | null;
             /** @enum {string} */
             status: "waiting" | "active" | "over";
-            /** @description the game's own view of the caller */
-            view: components["schemas"]["DicelandGameView"];
+            /** @description the game's own view of the caller; null when the move asked for `Prefer: return=minimal` (the answer then says `Preference-Applied: return=minimal`): read it with `getView` when needed */
+            view: components["schemas"]["DicelandGameView"] | null;
             /**
              * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
              * @example {
@@ -3781,8 +3781,8 @@ export interface components {
             seat: number | null;
             /** @enum {string} */
             status: "waiting" | "active" | "over";
-            /** @description the game's own view of the caller */
-            view: components["schemas"]["KingdiceGameView"];
+            /** @description the game's own view of the caller; null when the move asked for `Prefer: return=minimal` (the answer then says `Preference-Applied: return=minimal`): read it with `getView` when needed */
+            view: components["schemas"]["KingdiceGameView"] | null;
             /**
              * @description who owes a decision now: seat number (a string, JSON keys are) -> prompt; several seats at once in simultaneous phases, empty when nobody does
              * @example {
@@ -5541,6 +5541,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description a retry with the same key and action returns the first answer, whatever the interleaving; the same key with another action is refused (422 idempotency_key_reused) */
                 "Idempotency-Key"?: string;
+                /** @description RFC 7240 preferences; `return=minimal` answers without the mover's view (`view: null`; version, `to_act`, events and next actions stay), `return=representation` (the default) with it. A preference this service does not know, or a malformed header, is ignored, never refused */
+                Prefer?: string;
             };
             path: {
                 game_id: string;
@@ -5563,6 +5565,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `return=minimal` when the answer leaves the view out (`view: null`), absent otherwise. A retry under an `Idempotency-Key` returns the first answer as it was given, full or minimal, whatever the retry prefers; this header says which */
+                    "Preference-Applied"?: "return=minimal";
+                    /** @description `Prefer`: the answer's form depends on the request's Prefer header */
+                    Vary?: "Prefer";
                     [name: string]: unknown;
                 };
                 content: {
