@@ -20,6 +20,7 @@ import pytest
 import requests
 from click.testing import CliRunner, Result
 
+from clients.cli.console import shown
 from clients.cli.errors import ExitStatus
 from clients.cli.main import cli
 from clients.sdk import Client, RetryPolicy, StaleVersion
@@ -558,8 +559,10 @@ def test_names_and_problems_from_the_server_print_as_written(live_server: str) -
     """A seat's name, a problem's detail: text of the server's (of other people's) was read
     as rich markup, so a name holding '[/bold]' ended `dicehall list` with MarkupError for
     everyone listing games, '[red]x' printed a red x, and an escape sequence reached the
-    terminal."""
-    name = "[/bold]\x1b[2Jann"
+    terminal. (The service now refuses a name with a control character; a server of another
+    version, or a problem's detail, may still send one: the console drops it.)"""
+    assert shown("[/bold]\x1b[2Jann") == "\\[/bold][2Jann"
+    name = "[/bold][2Jann"
     seats = [{"kind": "human", "name": name}, {"kind": "bot"}]
     reply = requests.post(
         f"{live_server}/v1/games",
@@ -570,8 +573,7 @@ def test_names_and_problems_from_the_server_print_as_written(live_server: str) -
     listed = dicehall(live_server, "list", "--limit", "100")
     assert listed.exit_code == 0, listed.output
     assert game_id in listed.output
-    assert "0 [/bold][2Jann" in listed.output  # the escape character dropped
-    assert "\x1b" not in listed.output
+    assert "0 [/bold][2Jann" in listed.output
 
     missing = dicehall(live_server, "tournament", "show", "[red]x")
     assert missing.exit_code == ExitStatus.NOT_FOUND, missing.output
