@@ -18,12 +18,23 @@ PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 would obey and which XML (the SVG pictures) cannot hold."""
 
 
+class Whole(validate.Regexp):
+    """``validate.Regexp`` matched against the whole text: Python's ``$`` also matches before
+    a last newline, so ``re.match`` let ``"ann\\n"`` through a pattern that, read as the
+    contract's (ECMA-262) ``pattern``, refuses it."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
 def readable(low: int, high: int, **kwargs: Any) -> fields.String:
     """A string of ``low`` to ``high`` characters, none of them a control character."""
     return fields.String(
         validate=[
             validate.Length(min=low or None, max=high),
-            validate.Regexp(PRINTABLE, error="must not hold control characters"),
+            Whole(PRINTABLE, error="must not hold control characters"),
         ],
         **kwargs,
     )
