@@ -43,7 +43,7 @@ def readable(low: int, high: int, **kwargs: Any) -> fields.String:
 def is_cursor(text: str) -> bool:
     """Whether ``text`` is an event cursor: ``0`` or a Redis stream id ``<ms>-<seq>``, both
     parts 64-bit (Redis refuses larger ones)."""
-    match = _CURSOR.match(text)
+    match = _CURSOR.fullmatch(text)
     if match is None:
         return False
     return text == "0" or all(int(part) < 2**64 for part in match.groups()[1:])
