@@ -13,9 +13,10 @@ from engine.search import MAX_BUDGET_MS, MAX_ITERATIONS
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
 
-PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f\ufffe\uffff]*$"
 """Text people read (names, an owner's address): no control characters, which a terminal
-would obey and which XML (the SVG pictures) cannot hold."""
+would obey and which XML (the SVG pictures) cannot hold, nor U+FFFE and U+FFFF, which are
+no characters (XML cannot hold them either)."""
 
 
 class Whole(validate.Regexp):

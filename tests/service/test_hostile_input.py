@@ -273,7 +273,11 @@ def test_a_surrogate_pair_is_a_character_like_any_other(server) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", [b"ann\\u0007", b"\\u001b[31mred", b"a\\u0000b", b"x\\u009by", b"ann\\n", b"ann\\r\\n"]
+    "name",
+    [
+        *(b"ann\\u0007", b"\\u001b[31mred", b"a\\u0000b", b"x\\u009by", b"ann\\n", b"ann\\r\\n"),
+        *(b"a\\ufffe", b"\\uffffb", "a\uffff".encode()),  # not characters: no XML holds them
+    ],
 )
 def test_a_name_with_a_control_character_is_malformed(server, name) -> None:
     """Names are read by people: in a terminal (an escape would be obeyed) and in the SVG
@@ -296,6 +300,7 @@ def test_a_name_with_a_control_character_is_malformed(server, name) -> None:
         ("POST /v1/tournaments", ("participants", 0, "name"), "r\u001b"),
         ("POST /v1/bots", ("name",), "bot\n"),  # a last newline too ('$' matches before it)
         ("POST /v1/tournaments", ("participants", 0, "name"), "random\n"),
+        ("POST /v1/tournaments", ("participants", 0, "name"), "r\uffff"),  # a chart's SVG
     ],
 )
 def test_bot_and_entrant_names_refuse_control_characters(server, path, field, bad) -> None:
