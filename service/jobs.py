@@ -43,7 +43,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
     """Play ``seat`` of ``game_id`` if the decision it owes fell due at or before ``version``
     (the version the job was enqueued for); returns what happened. A job whose seat has a
     newer decision does nothing: that decision got its own job."""
-    settings = Settings()
+    settings = _job_settings(game_id)
     service = _service(settings)
     moves = 0
     started = time.monotonic()
@@ -163,6 +163,13 @@ def finishes_alone(job: Job) -> bool:
     except DeserializationError:
         return False
     return name == f"{__name__}.{play_bot.__name__}" and not job.repeats_left
+
+
+def _job_settings(game_id: str) -> Settings:
+    """The settings the job's read of ``game_id`` was made with, if it was handed one (the
+    worker's, read once), else the environment's."""
+    ahead = _AHEAD.get()
+    return ahead[2] if ahead is not None and ahead[0] == game_id else Settings()
 
 
 def _first_read(store: GameStore, game_id: str) -> GameRecord | None:
