@@ -422,6 +422,31 @@ def test_a_game_dealt_on_edition_five_replays_with_its_maps_dealt_as_then():
     assert dump(again.state) == dump(played.state)
 
 
+DEALT_BEFORE_SIX = [
+    # seats, the edition a log of the time stored in its options (None: none, edition 1);
+    # the maps, first player and first throw the code before edition 6 (d25d70a5) dealt
+    # from the dice of seed before-six-{seats}-{edition}
+    (2, 5, "DA", 0, "red blue red yellow blue grey"),
+    (3, 5, "FCA", 1, "yellow blue orange orange red blue"),
+    (4, 5, "BGAD", 1, "yellow yellow green red green green"),
+    (3, 4, "DCA", 1, "orange grey blue grey grey grey"),
+    (4, None, "HBEF", 0, "yellow orange red blue orange orange"),
+]
+
+
+@pytest.mark.parametrize(("seats", "edition", "maps", "first", "throw"), DEALT_BEFORE_SIX)
+def test_rule_a_game_of_editions_one_to_five_is_dealt_as_it_was_before_edition_six(
+    seats, edition, maps, first, throw
+):
+    """The deal of editions 1-5 is the one their logs were made with (RULES.md, *Editions*):
+    the same maps, first player and first throw from the same dice as the code before
+    edition 6 dealt them, so a saved log replays exactly (edition 6 deals boards instead)."""
+    options = {"maps": None} if edition is None else {"maps": None, "edition": edition}
+    state = GAME.setup(seats, options, Dice(f"before-six-{seats}-{edition or 1}"))
+    assert (state.maps, state.active, state.last_throw) == (list(maps), first, throw.split())
+    assert state.phase == "choose" and not state.boards
+
+
 def test_new_games_play_the_current_edition_and_show_its_maps():
     options = GAME.validate_options(2, {"maps": ["E", "B"]})
     assert options["edition"] == EDITION == max(EDITIONS)
