@@ -15,7 +15,6 @@ queued the job and the bot's reply.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,7 +29,7 @@ from engine.games import get_game
 from service.config import Settings
 from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL, GameService
-from service.moves import Move, MoveRequest, bot_choice
+from service.moves import Move, MoveRequest, bot_choice, bot_rng
 from service.runtime import game_service, queue_shares_store
 from service.store import GameRecord, GameStatus, GameStore, Pipeline
 
@@ -66,7 +65,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         if decision > version:
             return f"done after {moves} moves: stale (decision {decision}, job for {version})"
         bot = game.bots[info.bot](**(info.bot_options or {}))
-        rng = random.Random(f"{record.commitment}:{decision}:{seat}")
+        rng = bot_rng(record, decision, seat)
         action = bot_choice(bot, game, state, seat, rng)
         try:
             move = MoveRequest(
