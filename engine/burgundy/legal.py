@@ -9,7 +9,7 @@ only well-formed actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from itertools import product
 from typing import Any, TypeVar
 
@@ -41,18 +41,23 @@ _NO_ROW: list[list[int]] = [[] for _ in range(7)]
 """The row of a colour with no hex on the frontier (read only)."""
 
 
-def targets_of(duchy: Duchy, values: list[int], hexes: list[int]) -> Targets:
-    """The :data:`Targets` of the frontier ``hexes`` (in index order) of ``values``: the
-    frontier's hexes are unmarked and next to a mark, so only the number rules of
-    :func:`mark_error` (the numbers each takes) are left to check."""
+def targets_of(
+    duchy: Duchy, values: list[int], hexes: list[int], only: Collection[str] = COLOURS
+) -> Targets:
+    """The :data:`Targets` of the frontier ``hexes`` (in index order) of ``values``, for the
+    colours ``only`` (the others' rows are left empty): the frontier's hexes are unmarked and
+    next to a mark, so only the number rules of :func:`mark_error` (the numbers each takes)
+    are left to check."""
     table: Targets = {}
     colours = duchy.colours
     for h in hexes:
-        row = table.get(colours[h])
-        if row is None:
-            row = table[colours[h]] = [[] for _ in range(7)]
-        for value in allowed_values(duchy, values, h):
-            row[value].append(h)
+        colour = colours[h]
+        if colour in only:
+            row = table.get(colour)
+            if row is None:
+                row = table[colour] = [[] for _ in range(7)]
+            for value in allowed_values(duchy, values, h):
+                row[value].append(h)
     return table
 
 
@@ -66,22 +71,23 @@ def _plain(table: Targets, roll: Roll) -> list[Mark]:
 
 def plain_marks(duchy: Duchy, values: list[int], roll: Roll) -> list[Mark]:
     """Every mark possible with the dice as rolled (no bonus), in a stable order."""
-    return _plain(targets_of(duchy, values, frontier(values)), roll)
+    return _plain(targets_of(duchy, values, frontier(values), roll.colours), roll)
 
 
 def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     """Every legal decision of a seat this round, in a stable order."""
     values = sheet.values
     hexes = frontier(values)
-    table = targets_of(duchy, values, hexes)
     pips, colours = roll.pips, roll.colours
+    monks = available(duchy, sheet, MONK) > 0  # a monk's mark may go in any colour
+    table = targets_of(duchy, values, hexes, COLOURS if monks else colours)
     plain = _plain(table, roll)
     # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
     # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
     # slowest within each kind of bonus, so the first of each effect (what the mark writes
     # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes. The
     # monk's and the worker's marks are kept as they come, each effect the first time.
-    monk = _monk_marks(pips, colours, table) if available(duchy, sheet, MONK) > 0 else []
+    monk = _monk_marks(pips, colours, table) if monks else []
     worker = _worker_marks(pips, colours, table) if available(duchy, sheet, WORKER) > 0 else []
     silver: list[tuple[Mark, Mark]] = []
     own_silver = available(duchy, sheet, SILVER)
@@ -212,10 +218,12 @@ def _silver_pairs(
             near = NEIGHBOURS[h1]
             first = firsts[h1, v1] = (
                 touched,
-                [
+                [  # a second mark takes a colour die as rolled
                     (h, duchy.colours[h], allowed_values(duchy, after, h))
                     for h in touched
-                    if after[h] == UNMARKED and (h in on_front or h in near)
+                    if after[h] == UNMARKED
+                    and duchy.colours[h] in colours
+                    and (h in on_front or h in near)
                 ],
             )
         touched, again = first

@@ -149,24 +149,30 @@ class Burgundy(Game):
 
     # --- whose decision -------------------------------------------------------------------
     def to_act(self, state: BurgundyState) -> dict[int, Prompt]:
-        if self.is_over(state):
-            return {}
         if state.stage == Stage.CASTLE:
             if state.variant == "all_different":
-                return {state.picker: Prompt("pick_castle", text="choose your starting castle")}
-            return {
-                s: Prompt("pick_castle", sealed=True, text="choose your starting castle (sealed)")
-                for s in range(state.seats)
-                if not state.pending[s]
-            }
-        return {
-            s: Prompt("round", sealed=True, text=f"round {state.round}: mark a hex")
-            for s in range(state.seats)
-            if not state.pending[s]
-        }
+                prompt = Prompt("pick_castle", text="choose your starting castle")
+            else:
+                prompt = Prompt(
+                    "pick_castle", sealed=True, text="choose your starting castle (sealed)"
+                )
+        else:
+            prompt = Prompt("round", sealed=True, text=f"round {state.round}: mark a hex")
+        return {s: prompt for s in range(state.seats) if self._owes(state, s)}
+
+    @staticmethod
+    def _owes(state: BurgundyState, seat: int) -> bool:
+        """Whether ``seat`` owes a decision now (is in :meth:`to_act`): nobody once the game
+        is over, the picker in the open castle picks (all different), else every seat that
+        has not decided."""
+        if state.stage == Stage.OVER or not 0 <= seat < state.seats:
+            return False
+        if state.stage == Stage.CASTLE and state.variant == "all_different":
+            return seat == state.picker
+        return not state.pending[seat]
 
     def legal_actions(self, state: BurgundyState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if not self._owes(state, seat):
             return []
         duchy = DUCHIES[state.duchy]
         if state.stage == Stage.CASTLE:
