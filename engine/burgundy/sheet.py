@@ -6,7 +6,7 @@ rounds or dice.
 
 from __future__ import annotations
 
-from engine.burgundy.duchy import AREA_BONUS, BONUS_KINDS, NEIGHBOURS, PIP_RANGE, Duchy
+from engine.burgundy.duchy import AREA_BONUS, BONUS_KINDS, COLOURS, NEIGHBOURS, PIP_RANGE, Duchy
 from engine.burgundy.state import AREA_POINTS, CASTLE_POINTS, UNMARKED, Sheet
 
 Error = tuple[str, str]
@@ -81,7 +81,7 @@ def available(duchy: Duchy, sheet: Sheet, kind: int) -> int:
     """Unspent bonuses of ``kind`` (index into BONUS_KINDS): colour circles plus castle
     circles of marked castles, minus those checked off."""
     values = sheet.values
-    castles = sum(1 for h in duchy.castles_by_square[kind] if values[h] != UNMARKED)
+    castles = len([h for h in duchy.castles_by_square[kind] if values[h] != UNMARKED])
     return sheet.circles[kind] + castles - sheet.used[kind]
 
 
@@ -100,6 +100,13 @@ def circle(duchy: Duchy, sheet: Sheet, kind: int, count: int = 1) -> int:
 
 def is_colour_complete(duchy: Duchy, values: list[int], colour: str) -> bool:
     return UNMARKED not in [values[h] for h in duchy.hexes_by_colour.get(colour, ())]
+
+
+def complete_colours(duchy: Duchy, values: list[int]) -> list[str]:
+    """The colours (of :data:`COLOURS`, in that order) whose every hex is marked."""
+    colours = duchy.colours
+    unfinished = {colours[h] for h, v in enumerate(values) if v == UNMARKED}
+    return [c for c in COLOURS if c not in unfinished]
 
 
 def write(duchy: Duchy, sheet: Sheet, h: int, value: int, phase: int) -> dict[str, object]:
