@@ -15,6 +15,7 @@ from typing import Any
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, DUCHIES, NEIGHBOURS, PIP_RANGE, Duchy
 from engine.burgundy.duchy import COLOURS as BURGUNDY_COLOURS
 from engine.burgundy.legal import COMMODITY, MONK, SILVER, WORKER, Mark
+from engine.burgundy.sheet import frontier
 from engine.burgundy.state import UNMARKED, BurgundyState, Roll, Sheet, Stage, column_size
 from engine.burgundy.view import _grid, duchy_view
 from engine.carcassonne import city as geometry
@@ -232,15 +233,6 @@ def diceland_describe(game: Any, state: DicelandState, seat: int, action: Action
 
 def _hexlist(h: int) -> list[int]:
     return [CELLS[h][0], CELLS[h][1]]
-
-
-def frontier(values: list[int]) -> list[int]:
-    """Unmarked hexes next to a marked hex, in index order: where a mark may go."""
-    near: set[int] = set()
-    for h, v in enumerate(values):
-        if v != UNMARKED:
-            near.update(NEIGHBOURS[h])
-    return sorted(h for h in near if values[h] == UNMARKED)
 
 
 def value_error(duchy: Duchy, values: list[int], h: int, value: int) -> tuple[str, str] | None:
