@@ -422,7 +422,7 @@ class Burgundy(Game):
 
 
 def _writes(roll: Roll, action: Action) -> list[tuple[int, int]]:
-    """The (hex, value) pairs a round's decision writes, in order (none for a worker)."""
+    """The (hex, value) pairs a round's decision writes, in order (none for take_worker)."""
     if action["type"] != "mark":
         return []
     bonus = action["bonus"] or {}

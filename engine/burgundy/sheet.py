@@ -44,7 +44,7 @@ _NONE: frozenset[int] = frozenset()
 
 def allowed_values(duchy: Duchy, values: list[int], h: int) -> frozenset[int]:
     """The numbers (of :data:`PIPS`) the number rules of its colour let go in the unmarked
-    hex ``h`` now (``duchy.NUMBERS``): what :func:`value_error` checks."""
+    hex ``h`` now (see ``duchy.NUMBERS``): what :func:`value_error` checks."""
     colour = duchy.colours[h]
     fixed = _RANGES.get(colour)
     if fixed is not None:
