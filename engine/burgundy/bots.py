@@ -10,8 +10,10 @@ it can still pay, the bonuses held, and how many hexes are open to the next roll
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from engine.burgundy.duchy import (
@@ -57,6 +59,74 @@ COLOUR_PACE = 2.5
 while its higher amount is still paid (solo: by the end of phase II)."""
 EASE = {"purple": 0.55, "gray": 0.55, "blue": 0.55, "orange": 0.9, "yellow": 0.7, "green": 0.5}
 """Rough chance per round that a hex of each colour can be marked when it is open."""
+
+
+POLICY_FILE = Path(__file__).with_name("data") / "policy.json"
+"""The solo correction's weights (``bench/burgundy_policy.py fit`` writes them)."""
+
+
+def decision_features(
+    duchy: Duchy,
+    values: list[int],
+    held: dict[str, int],
+    sell: bool,
+    spent: str | None,
+    marks: tuple[int, ...],
+) -> list[str]:
+    """The kinds a round decision is of, for the solo correction: for each hex marked, its
+    colour and whether it starts an area, adds to one or completes it; the bonus spent (or
+    ``take_worker``), and whether it was the last of its kind; the sale."""
+    found = []
+    hexes = marks[0::2]
+    for n, h in enumerate(hexes):
+        area = duchy.areas[duchy.area_of[h]]
+        done = sum(1 for o in area if values[o] != UNMARKED or o in hexes[:n])
+        step = "new" if done == 0 else "done" if done + 1 == len(area) else "more"
+        found.append(f"{duchy.colours[h]}:{step}")
+    if spent is not None:
+        found.append(f"spent:{spent}")
+        if held.get(spent) == 1:
+            found.append("spent:last")
+    if sell:
+        found.append("sell")
+    return found
+
+
+def decision_parts(view: View, action: Action) -> tuple[bool, str | None, tuple[int, ...]]:
+    """A round decision as the heuristic reads it: the sale, the bonus kind spent (or
+    ``take_worker``) and its marks (hex index, number, ...; the silver's second mark last)."""
+    sell = bool(action["sell"])
+    if action["type"] == "take_worker":
+        return sell, "take_worker", ()
+    pips = view["roll"]["pips"]
+    bonus = action["bonus"]
+    value = pips[action["pip"]]
+    hx = action["hex"]
+    spent: str | None = None
+    marks: tuple[int, ...] = ()
+    if bonus is not None:
+        spent = bonus["kind"]
+        if spent == "worker":
+            value = bonus["value"]
+        elif spent == "silver":
+            hy = bonus["hex"]
+            marks = (INDEX[(hy[0], hy[1])], pips[bonus["pip"]])
+    return sell, spent, (INDEX[(hx[0], hx[1])], value, *marks)
+
+
+def load_correction(path: Path = POLICY_FILE) -> dict[str, float]:
+    """The solo correction: per ``phase:feature`` (see :func:`decision_features`), what the
+    search's values of decisions of that kind add to the heuristic's one-round score; empty
+    if the file is missing."""
+    if not path.exists():
+        return {}
+    return {str(k): float(v) for k, v in json.loads(path.read_text())["weights"].items()}
+
+
+CORRECTION = load_correction()
+"""The solo correction in play (RULES.md, "A correction fitted to the search's values"):
+the heuristic adds it to a decision's score in the solo variant only (with seats it was
+not fitted)."""
 
 
 class _Plan:
@@ -204,6 +274,15 @@ class _Context:
         self.bonus_values: dict[tuple[int, ...], float] = {}
         self.worths: dict[tuple[Any, ...], float] = {}
         self.base = self.potential(values, ())
+        self.correction = CORRECTION if view["variant"] == "solo" else {}
+
+    def corrected(self, sell: bool, spent: str | None, marks: tuple[int, ...]) -> float:
+        """The solo correction of a decision (0.0 with seats, or without a fitted file)."""
+        if not self.correction:
+            return 0.0
+        prefix = f"{self.phase + 1}:"
+        kinds = decision_features(self.duchy, self.values, self.held, sell, spent, marks)
+        return sum(self.correction.get(prefix + kind, 0.0) for kind in kinds)
 
     def marks_key(self, marks: tuple[int, ...]) -> tuple[int, ...]:
         """What the effect of ``marks`` (hex, value, ...) depends on: the hexes, and the
@@ -418,24 +497,7 @@ class HeuristicBot(Bot):
         of its marks (points, bonuses won, potential after). Computed once per sale, bonus
         kind and set of marks (what the worth depends on: see :meth:`_Context.marks_key`),
         the effect of the marks once per set of marks."""
-        pips = context.view["roll"]["pips"]
-        sell = action["sell"]
-        spent: str | None = None
-        marks: tuple[int, ...] = ()
-        if action["type"] == "take_worker":
-            spent = "take_worker"
-        else:
-            bonus = action["bonus"]
-            value = pips[action["pip"]]
-            hx = action["hex"]
-            if bonus is not None:
-                spent = bonus["kind"]
-                if spent == "worker":
-                    value = bonus["value"]
-                elif spent == "silver":
-                    hy = bonus["hex"]
-                    marks = (INDEX[(hy[0], hy[1])], pips[bonus["pip"]])
-            marks = (INDEX[(hx[0], hx[1])], value, *marks)
+        sell, spent, marks = decision_parts(context.view, action)
         key = context.marks_key(marks)
         worth = context.worths.get((sell, spent, key))
         if worth is not None:
@@ -458,6 +520,7 @@ class HeuristicBot(Bot):
         for kind, d in gained:
             delta[KIND[kind]] += d
         worth = points + won + context.bonus_value(tuple(delta)) + after - context.base
+        worth += context.corrected(sell, spent, marks)
         context.worths[(sell, spent, key)] = worth
         return worth
 
