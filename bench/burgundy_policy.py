@@ -8,27 +8,33 @@
 
 ``record``: seeded solo games (``fit-N``, away from the target's ``solo-N``) on the fast path,
 played by a search: at every round decision the wide search's candidates (the heuristic's
-16 best of distinct effect) are each played in the same ``--worlds`` worlds (no halving, so
-every candidate's value is measured on every world: the search's two rolls of lookahead and
-its leaf), and the game goes on with the best mean when it beats the heuristic's favourite
-by one standard error of the paired differences (the catalogue search's rule), else the
-favourite. Each decision is one JSON line: the view, the candidates, the mean value of each
-(the search's Q) and the heuristic's pick; each game's score ends its lines.
+16 best of distinct effect, its favourite first) are each played in the same ``--worlds``
+worlds (no halving, so every candidate's value is measured on every world: the search's two
+rolls of lookahead and its leaf), and the game goes on with the best mean when it beats the
+favourite by one standard error of the paired differences (the catalogue search's rule),
+else the favourite. Each decision is one JSON line: the view, the candidates, the mean value
+of each (the search's Q) and the index played; each game's score ends its lines.
 
-``fit``: the solo correction (``engine.burgundy.bots.CORRECTION``): per phase, one weight
-per kind of decision (``decision_features``: the bonus spent or a worker taken, the sale,
-the colour of each hex marked), fitted by least squares (``bench/burgundy_leaf.py``'s, with
+``fit``: the solo correction (``engine.burgundy.bots.CORRECTION``): per phase, one weight per
+kind of decision (``decision_features``: for each hex marked its colour and whether it
+starts, adds to or completes an area; the bonus spent or a worker taken, and whether it was
+the last of its kind; the sale), fitted by least squares (``bench/burgundy_leaf.py``'s, with
 its small ridge term) so that the heuristic's one-round score plus the correction, centred
 per decision, follows the search's values centred the same way (the values are regressed on
 the score and the features; the correction is the features' weights over the score's).
+``--base``: the correction the recorded games were played with (their rollouts' and
+favourites' heuristic), which the fit adds to.
 
-``fit-weights``: the heuristic's weights (``bench/burgundy_tune.py``'s ``TUNED``, as log-factors on
-today's) fitted by CMA-ES so that its one-round scores of the recorded candidates, centred
-per decision, match the search's values centred the same way (least squares); the fit also
-reports how often the refitted heuristic's favourite is the search's pick. ``screen``: the
-heuristic with the fitted weights against today's on the same seeds on the fast path
-(``screen-N``), means with 95% CIs and the paired difference; ``--correction``: the
-heuristic with that correction against it without one.
+``fit-weights``: the heuristic's weights (``bench/burgundy_tune.py``'s ``TUNED``, as
+log-factors on today's) fitted by CMA-ES so that its one-round scores of the recorded
+candidates, centred per decision, match the search's values centred the same way. Both fits
+report the search's value of the heuristic's favourite over the recorded favourite's, before
+and after the fit (in sample).
+
+``screen``: on the same seeds (``screen-N``) on the fast path, the heuristic with a fitted
+correction (``--correction``) against it without one, or with fitted weights (``--weights``)
+against today's; means with 95% CIs and the paired difference (``--log``: each seed's two
+scores).
 """
 
 from __future__ import annotations
@@ -114,7 +120,7 @@ def record(console: Console, args: argparse.Namespace) -> None:
 
 
 def load(paths: Sequence[str]) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in paths:
         with open(path) as f:
             rows.extend(json.loads(line) for line in f if line.strip())
@@ -154,42 +160,38 @@ def features_of(row: dict[str, Any]) -> list[list[str]]:
 def fit(console: Console, args: argparse.Namespace) -> None:
     machine = machine_state()
     rows = load(args.data)
+    base = json.loads(Path(args.base).read_text())["weights"] if args.base else {}
     bot = HeuristicBot()
-    samples: list[tuple[list[float], list[str], float]] = []
-    names: set[str] = set()
-    with corrected({}):
+    blocks: list[tuple[list[float], list[list[str]], list[float]]] = []
+    with corrected(base):
         for row in rows:
-            kinds = features_of(row)
-            names.update(k for ks in kinds for k in ks)
-            s = centred(bot.scores(row["view"], row["candidates"]))
-            for score, ks, q in zip(s, kinds, centred(row["q"]), strict=True):
-                samples.append(([score], ks, q))
-    order = sorted(names)
+            scored = bot.scores(row["view"], row["candidates"])
+            blocks.append((centred(scored), features_of(row), centred(row["q"])))
+    order = sorted({k for _, kinds, _ in blocks for ks in kinds for k in ks})
     index = {name: n for n, name in enumerate(order)}
     # the features centred per decision, as the scores and values are
     design: list[tuple[list[float], float]] = []
-    at = 0
-    for row in rows:
-        block = samples[at : at + len(row["candidates"])]
-        at += len(block)
+    for scores_, kinds, qs in blocks:
         xs = []
-        for _score, ks, _ in block:
+        for ks in kinds:
             x = [0.0] * len(order)
             for k in ks:
                 x[index[k]] += 1.0
             xs.append(x)
         means = [statistics.fmean(col) for col in zip(*xs, strict=True)]
-        for (score, _, q), x in zip(block, xs, strict=True):
-            design.append(([*score, *(a - m for a, m in zip(x, means, strict=True))], q))
+        for score, x, q in zip(scores_, xs, qs, strict=True):
+            design.append(([score, *(a - m for a, m in zip(x, means, strict=True))], q))
     weights = least_squares(design)
     slope = weights[0]
-    correction = {name: round(w / slope, 4) for name, w in zip(order, weights[1:], strict=True)}
-    before_loss, before_agree = agreement({}, rows)
-    after_loss, after_agree = agreement(correction, rows)
+    correction = dict(base)
+    for name, w in zip(order, weights[1:], strict=True):
+        correction[name] = round(correction.get(name, 0.0) + w / slope, 4)
+    before_loss, before_gain = agreement(base, rows)
+    after_loss, after_gain = agreement(correction, rows)
     console.print(
         f"{len(rows)} decisions, {len(design)} candidates; values on scores: slope {slope:.3f}; "
-        f"favourite = the search's pick in {before_agree:.1%} without the correction, "
-        f"{after_agree:.1%} with it (squared error {before_loss:.3f} -> {after_loss:.3f})"
+        f"favourite's value over the recorded one's {before_gain:+.3f} before the fit, "
+        f"{after_gain:+.3f} after (squared error {before_loss:.3f} -> {after_loss:.3f})"
     )
     for name, w in correction.items():
         console.print(f"  {name}: {w:+.3f}")
@@ -198,7 +200,8 @@ def fit(console: Console, args: argparse.Namespace) -> None:
         "of a kind of decision add to the heuristic's one-round score (solo, duchy A)",
         "decisions": len(rows),
         "games": len({row["seed"] for row in rows}),
-        "agree": [round(before_agree, 4), round(after_agree, 4)],
+        "base": args.base,
+        "favourite_gain": [round(before_gain, 4), round(after_gain, 4)],
         "weights": correction,
         "machine": machine,
     }
@@ -213,27 +216,28 @@ def agreement(correction: dict[str, float], rows: list[dict[str, Any]]) -> tuple
 
 
 def loss(weights: dict[str, float], rows: list[dict[str, Any]]) -> tuple[float, float]:
-    """Mean squared error of the centred scores against the centred values, and the share
-    of decisions whose best-scored candidate is the search's pick."""
+    """Mean squared error of the centred scores against the centred values, and the mean
+    value (the search's) of the best-scored candidate over the recorded favourite's."""
     bot = HeuristicBot()
     error = 0.0
-    agree = 0
+    gain = 0.0
     with weighted(weights):
         for row in rows:
             s = bot.scores(row["view"], row["candidates"])
             error += sum((a - b) ** 2 for a, b in zip(centred(s), centred(row["q"]), strict=True))
-            agree += max(range(len(s)), key=lambda i: (s[i], -i)) == row["pick"]
-    return error / len(rows), agree / len(rows)
+            best = max(range(len(s)), key=lambda i: (s[i], -i))
+            gain += row["q"][best] - row["q"][0]
+    return error / len(rows), gain / len(rows)
 
 
 def fit_weights(console: Console, args: argparse.Namespace) -> None:
     machine = machine_state()
     rows = load(args.data)
     base = today()
-    start_loss, start_agree = loss(base, rows)
+    start_loss, start_gain = loss(base, rows)
     console.print(
         f"{len(rows)} decisions: today's weights squared error {start_loss:.3f}, "
-        f"favourite = the search's pick in {start_agree:.1%}"
+        f"favourite's value over the recorded one's {start_gain:+.3f}"
     )
     es = cma.CMAEvolutionStrategy(
         [0.0] * len(TUNED), args.sigma, {"seed": 1, "verbose": -9, "popsize": args.popsize}
@@ -244,10 +248,8 @@ def fit_weights(console: Console, args: argparse.Namespace) -> None:
         es.tell(xs, losses)
         console.print(f"generation {generation}: best {min(losses):.3f}, step {es.sigma:.3f}")
     weights = weights_of(list(es.mean), base)
-    end_loss, end_agree = loss(weights, rows)
-    console.print(
-        f"fitted: squared error {end_loss:.3f}, favourite = the search's pick in {end_agree:.1%}"
-    )
+    end_loss, end_gain = loss(weights, rows)
+    console.print(f"fitted: squared error {end_loss:.3f}, favourite's value {end_gain:+.3f}")
     for name in TUNED:
         console.print(f"  {name}: {base[name]:.3f} -> {weights[name]:.3f}")
     data = {
@@ -255,7 +257,7 @@ def fit_weights(console: Console, args: argparse.Namespace) -> None:
         "today": base,
         "decisions": len(rows),
         "loss": [start_loss, end_loss],
-        "agree": [start_agree, end_agree],
+        "favourite_gain": [start_gain, end_gain],
         "machine": machine,
     }
     Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
@@ -301,6 +303,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data", nargs="+", default=[])
     parser.add_argument("--weights", help="screen: fitted weights (fit-weights' file)")
     parser.add_argument("--correction", help="screen: a fitted correction (fit's file)")
+    parser.add_argument("--base", help="fit: the correction the recorded games played with")
     parser.add_argument("--log", help="screen: append each seed's two scores (JSON lines)")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--popsize", type=int, default=12)
