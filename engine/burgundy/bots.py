@@ -4,7 +4,10 @@ The heuristic sees only its view and the legal actions. It replays each candidat
 on a copy of its own sheet (the duchy layout is public data named in the view), and scores
 it as the points it makes now plus the change of a potential: partial progress on unfinished
 areas (worth more early, in phases that pay more), each colour's progress at what completing
-it can still pay, the bonuses held, and how many hexes are open to the next roll.
+it can still pay, the bonuses held, and how many hexes are open to the next roll. Solo, a
+correction fitted to the search's own values is added per kind of decision (the colour of
+each hex marked and whether it starts, adds to or completes an area, the bonus spent, the
+sale; ``CORRECTION``, ``data/policy.json``).
 """
 
 from __future__ import annotations
