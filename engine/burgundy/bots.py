@@ -117,6 +117,29 @@ def decision_parts(view: View, action: Action) -> tuple[bool, str | None, tuple[
     return sell, spent, (INDEX[(hx[0], hx[1])], value, *marks)
 
 
+CORRECTION_KINDS = (
+    *(f"{c}:{step}" for c in COLOURS for step in ("new", "more", "done")),
+    *(f"spent:{kind}" for kind in (*BONUS_KINDS, "take_worker")),
+    "spent:last",
+    "sell",
+)
+"""Every kind :func:`decision_features` can name."""
+
+
+_KIND_WEIGHTS: dict[tuple[int, int], tuple[dict[str, float], dict[str, float]]] = {}
+
+
+def _kind_weights(correction: dict[str, float], phase: int) -> dict[str, float]:
+    """The weight of every kind in ``phase`` (0-2), 0.0 where ``correction`` names none
+    (cached while the same correction is in play)."""
+    found = _KIND_WEIGHTS.get((id(correction), phase))
+    if found is None or found[0] is not correction:
+        prefix = f"{phase + 1}:"
+        weights = {kind: correction.get(prefix + kind, 0.0) for kind in CORRECTION_KINDS}
+        found = _KIND_WEIGHTS[(id(correction), phase)] = (correction, weights)
+    return found[1]
+
+
 def load_correction(path: Path = POLICY_FILE) -> dict[str, float]:
     """The solo correction: per ``phase:feature`` (see :func:`decision_features`), what the
     search's values of decisions of that kind add to the heuristic's one-round score; empty
@@ -278,14 +301,46 @@ class _Context:
         self.worths: dict[tuple[Any, ...], float] = {}
         self.base = self.potential(values, ())
         self.correction = CORRECTION if view["variant"] == "solo" else {}
+        if self.correction:
+            self.kind_weights = _kind_weights(self.correction, phase)
+            self.hex_weights: dict[int, float] = {}
+
+    def hex_weight(self, h: int, before: int) -> float:
+        """The correction's weight of marking hex ``h`` after ``before`` other hexes of its
+        area in the same decision: its colour, and whether it starts, adds to or completes
+        the area."""
+        duchy = self.duchy
+        area = duchy.areas[duchy.area_of[h]]
+        done = sum(1 for o in area if self.values[o] != UNMARKED) + before
+        step = "new" if done == 0 else "done" if done + 1 == len(area) else "more"
+        return self.kind_weights[f"{duchy.colours[h]}:{step}"]
 
     def corrected(self, sell: bool, spent: str | None, marks: tuple[int, ...]) -> float:
-        """The solo correction of a decision (0.0 with seats, or without a fitted file)."""
+        """The solo correction of a decision (0.0 with seats, or without a fitted file): the
+        weights of its :func:`decision_features`, summed in their order."""
         if not self.correction:
             return 0.0
-        prefix = f"{self.phase + 1}:"
-        kinds = decision_features(self.duchy, self.values, self.held, sell, spent, marks)
-        return sum(self.correction.get(prefix + kind, 0.0) for kind in kinds)
+        weights, duchy = self.kind_weights, self.duchy
+        total = 0.0
+        first_area = -1
+        for i in range(0, len(marks), 2):
+            h = marks[i]
+            n = duchy.area_of[h]
+            if n != first_area:
+                found = self.hex_weights.get(h)
+                if found is None:
+                    found = self.hex_weights[h] = self.hex_weight(h, 0)
+                total += found
+            else:
+                total += self.hex_weight(h, 1)
+            first_area = n
+        if spent is not None:
+            total += weights["spent:" + spent]
+            if self.held.get(spent) == 1:
+                total += weights["spent:last"]
+        if sell:
+            total += weights["sell"]
+        return total
 
     def marks_key(self, marks: tuple[int, ...]) -> tuple[int, ...]:
         """What the effect of ``marks`` (hex, value, ...) depends on: the hexes, and the

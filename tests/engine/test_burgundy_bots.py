@@ -279,16 +279,13 @@ def test_same_effect_means_the_same_sheet_after_the_decision():
 def test_solo_correction_file_names_only_phases_and_kinds_of_decision():
     """The fitted solo correction (RULES.md, "A correction fitted to the search's values")
     loads, and every weight is for a phase and a kind that ``decision_features`` can name."""
-    from engine.burgundy.bots import CORRECTION, POLICY_FILE, load_correction
-    from engine.burgundy.duchy import BONUS_KINDS, COLOURS
+    from engine.burgundy.bots import CORRECTION, CORRECTION_KINDS, POLICY_FILE, load_correction
 
-    kinds = {f"{c}:{step}" for c in COLOURS for step in ("new", "more", "done")}
-    kinds |= {f"spent:{k}" for k in (*BONUS_KINDS, "take_worker")} | {"spent:last", "sell"}
     loaded = load_correction(POLICY_FILE)
     assert loaded == CORRECTION and len(loaded) > 20
     for key in loaded:
         phase, _, kind = key.partition(":")
-        assert phase in {"1", "2", "3"} and kind in kinds, key
+        assert phase in {"1", "2", "3"} and kind in CORRECTION_KINDS, key
 
 
 def test_correction_adds_its_weights_to_solo_scores_and_nothing_with_seats(monkeypatch):
