@@ -2,9 +2,7 @@
 
     python bench/burgundy_policy.py record --games 40 --first 0 --worlds 12 --out FILE
     python bench/burgundy_policy.py fit --data FILE [FILE ...] [--out FILE]
-    python bench/burgundy_policy.py fit-weights --data FILE [FILE ...] --out WEIGHTS
     python bench/burgundy_policy.py screen --correction FILE [--games 2000] [--first 0]
-    python bench/burgundy_policy.py screen --weights WEIGHTS [--games 2000] [--first 0]
 
 ``record``: seeded solo games (``fit-N``, away from the target's ``solo-N``) on the fast path,
 played by a search: at every round decision the wide search's candidates (the heuristic's
@@ -25,16 +23,13 @@ the score and the features; the correction is the features' weights over the sco
 ``--base``: the correction the recorded games were played with (their rollouts' and
 favourites' heuristic), which the fit adds to.
 
-``fit-weights``: the heuristic's weights (``bench/burgundy_tune.py``'s ``TUNED``, as
-log-factors on today's) fitted by CMA-ES so that its one-round scores of the recorded
-candidates, centred per decision, match the search's values centred the same way. Both fits
-report the search's value of the heuristic's favourite over the recorded favourite's, before
-and after the fit (in sample).
+The fit reports the search's value of the heuristic's favourite over the recorded
+favourite's, before and after the fit (in sample). (The heuristic's own weights are tuned,
+and compared, by ``bench/burgundy_tune.py``.)
 
 ``screen``: on the same seeds (``screen-N``) on the fast path, the heuristic with a fitted
-correction (``--correction``) against it without one, or with fitted weights (``--weights``)
-against today's; means with 95% CIs and the paired difference (``--log``: each seed's two
-scores).
+correction (``--correction``) against it without one; means with 95% CIs and the paired
+difference (``--log``: each seed's two scores).
 """
 
 from __future__ import annotations
@@ -50,13 +45,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import cma
 from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.burgundy_leaf import least_squares
-from bench.burgundy_tune import TUNED, scores, today, weighted, weights_of
+from bench.burgundy_tune import scores, today
 from bench.cluster import machine_line, machine_state
 from bench.search import with_ci
 from engine.burgundy import bots
@@ -211,71 +205,34 @@ def fit(console: Console, args: argparse.Namespace) -> None:
 
 
 def agreement(correction: dict[str, float], rows: list[dict[str, Any]]) -> tuple[float, float]:
+    """:func:`loss` of the heuristic with ``correction``."""
     with corrected(correction):
-        return loss(today(), rows)
+        return loss(rows)
 
 
-def loss(weights: dict[str, float], rows: list[dict[str, Any]]) -> tuple[float, float]:
+def loss(rows: list[dict[str, Any]]) -> tuple[float, float]:
     """Mean squared error of the centred scores against the centred values, and the mean
     value (the search's) of the best-scored candidate over the recorded favourite's."""
     bot = HeuristicBot()
     error = 0.0
     gain = 0.0
-    with weighted(weights):
-        for row in rows:
-            s = bot.scores(row["view"], row["candidates"])
-            error += sum((a - b) ** 2 for a, b in zip(centred(s), centred(row["q"]), strict=True))
-            best = max(range(len(s)), key=lambda i: (s[i], -i))
-            gain += row["q"][best] - row["q"][0]
+    for row in rows:
+        s = bot.scores(row["view"], row["candidates"])
+        error += sum((a - b) ** 2 for a, b in zip(centred(s), centred(row["q"]), strict=True))
+        best = max(range(len(s)), key=lambda i: (s[i], -i))
+        gain += row["q"][best] - row["q"][0]
     return error / len(rows), gain / len(rows)
-
-
-def fit_weights(console: Console, args: argparse.Namespace) -> None:
-    machine = machine_state()
-    rows = load(args.data)
-    base = today()
-    start_loss, start_gain = loss(base, rows)
-    console.print(
-        f"{len(rows)} decisions: today's weights squared error {start_loss:.3f}, "
-        f"favourite's value over the recorded one's {start_gain:+.3f}"
-    )
-    es = cma.CMAEvolutionStrategy(
-        [0.0] * len(TUNED), args.sigma, {"seed": 1, "verbose": -9, "popsize": args.popsize}
-    )
-    for generation in range(args.generations):
-        xs = es.ask()
-        losses = [loss(weights_of(x, base), rows)[0] for x in xs]
-        es.tell(xs, losses)
-        console.print(f"generation {generation}: best {min(losses):.3f}, step {es.sigma:.3f}")
-    weights = weights_of(list(es.mean), base)
-    end_loss, end_gain = loss(weights, rows)
-    console.print(f"fitted: squared error {end_loss:.3f}, favourite's value {end_gain:+.3f}")
-    for name in TUNED:
-        console.print(f"  {name}: {base[name]:.3f} -> {weights[name]:.3f}")
-    data = {
-        "weights": weights,
-        "today": base,
-        "decisions": len(rows),
-        "loss": [start_loss, end_loss],
-        "favourite_gain": [start_gain, end_gain],
-        "machine": machine,
-    }
-    Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
-    machine["load_after"] = list(os.getloadavg())
-    console.print(machine_line(machine))
 
 
 def screen(console: Console, args: argparse.Namespace) -> None:
     machine = machine_state()
+    if not args.correction:
+        raise SystemExit("screen needs --correction FILE")
     seeds = [f"screen-{n}" for n in range(args.first, args.first + args.games)]
     with corrected({}):
         base = scores(today(), seeds)
-    if args.correction:
-        with corrected(json.loads(Path(args.correction).read_text())["weights"]):
-            new = scores(today(), seeds)
-    else:
-        with corrected({}):
-            new = scores(json.loads(Path(args.weights).read_text())["weights"], seeds)
+    with corrected(json.loads(Path(args.correction).read_text())["weights"]):
+        new = scores(today(), seeds)
     diffs = [a - b for a, b in zip(new, base, strict=True)]
     if args.log:
         with open(args.log, "a") as log:
@@ -295,23 +252,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["record", "fit", "fit-weights", "screen"])
+    parser.add_argument("what", choices=["record", "fit", "screen"])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=12)
     parser.add_argument("--out", default=str(bots.POLICY_FILE))
     parser.add_argument("--data", nargs="+", default=[])
-    parser.add_argument("--weights", help="screen: fitted weights (fit-weights' file)")
     parser.add_argument("--correction", help="screen: a fitted correction (fit's file)")
     parser.add_argument("--base", help="fit: the correction the recorded games played with")
     parser.add_argument("--log", help="screen: append each seed's two scores (JSON lines)")
-    parser.add_argument("--generations", type=int, default=30)
-    parser.add_argument("--popsize", type=int, default=12)
-    parser.add_argument("--sigma", type=float, default=0.3)
     args = parser.parse_args(argv)
     console = Console()
-    what = {"record": record, "fit": fit, "fit-weights": fit_weights, "screen": screen}
-    what[args.what](console, args)
+    {"record": record, "fit": fit, "screen": screen}[args.what](console, args)
 
 
 if __name__ == "__main__":
