@@ -4,14 +4,19 @@ The heuristic sees only its view and the legal actions. It replays each candidat
 on a copy of its own sheet (the duchy layout is public data named in the view), and scores
 it as the points it makes now plus the change of a potential: partial progress on unfinished
 areas (worth more early, in phases that pay more), each colour's progress at what completing
-it can still pay, the bonuses held, and how many hexes are open to the next roll.
+it can still pay, the bonuses held, and how many hexes are open to the next roll. Solo, a
+correction fitted to the search's own values is added per kind of decision (the colour of
+each hex marked and whether it starts, adds to or completes an area, the bonus spent, the
+sale; ``CORRECTION``, ``data/policy.json``).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from engine.burgundy.duchy import (
@@ -57,6 +62,97 @@ COLOUR_PACE = 2.5
 while its higher amount is still paid (solo: by the end of phase II)."""
 EASE = {"purple": 0.55, "gray": 0.55, "blue": 0.55, "orange": 0.9, "yellow": 0.7, "green": 0.5}
 """Rough chance per round that a hex of each colour can be marked when it is open."""
+
+
+POLICY_FILE = Path(__file__).with_name("data") / "policy.json"
+"""The solo correction's weights (``bench/burgundy_policy.py fit`` writes them)."""
+
+
+def decision_features(
+    duchy: Duchy,
+    values: list[int],
+    held: dict[str, int],
+    sell: bool,
+    spent: str | None,
+    marks: tuple[int, ...],
+) -> list[str]:
+    """The kinds a round decision is of, for the solo correction: for each hex marked, its
+    colour and whether it starts an area, adds to one or completes it; the bonus spent (or
+    ``take_worker``), and whether it was the last of its kind; the sale."""
+    found = []
+    hexes = marks[0::2]
+    for n, h in enumerate(hexes):
+        area = duchy.areas[duchy.area_of[h]]
+        done = sum(1 for o in area if values[o] != UNMARKED or o in hexes[:n])
+        step = "new" if done == 0 else "done" if done + 1 == len(area) else "more"
+        found.append(f"{duchy.colours[h]}:{step}")
+    if spent is not None:
+        found.append(f"spent:{spent}")
+        if held.get(spent) == 1:
+            found.append("spent:last")
+    if sell:
+        found.append("sell")
+    return found
+
+
+def decision_parts(view: View, action: Action) -> tuple[bool, str | None, tuple[int, ...]]:
+    """A round decision as the heuristic reads it: the sale, the bonus kind spent (or
+    ``take_worker``) and its marks (hex index, number, ...; the silver's second mark last)."""
+    sell = bool(action["sell"])
+    if action["type"] == "take_worker":
+        return sell, "take_worker", ()
+    pips = view["roll"]["pips"]
+    bonus = action["bonus"]
+    value = pips[action["pip"]]
+    hx = action["hex"]
+    spent: str | None = None
+    marks: tuple[int, ...] = ()
+    if bonus is not None:
+        spent = bonus["kind"]
+        if spent == "worker":
+            value = bonus["value"]
+        elif spent == "silver":
+            hy = bonus["hex"]
+            marks = (INDEX[(hy[0], hy[1])], pips[bonus["pip"]])
+    return sell, spent, (INDEX[(hx[0], hx[1])], value, *marks)
+
+
+CORRECTION_KINDS = (
+    *(f"{c}:{step}" for c in COLOURS for step in ("new", "more", "done")),
+    *(f"spent:{kind}" for kind in (*BONUS_KINDS, "take_worker")),
+    "spent:last",
+    "sell",
+)
+"""Every kind :func:`decision_features` can name."""
+
+
+_KIND_WEIGHTS: dict[tuple[int, int], tuple[dict[str, float], dict[str, float]]] = {}
+
+
+def _kind_weights(correction: dict[str, float], phase: int) -> dict[str, float]:
+    """The weight of every kind in ``phase`` (0-2), 0.0 where ``correction`` names none
+    (cached while the same correction is in play)."""
+    found = _KIND_WEIGHTS.get((id(correction), phase))
+    if found is None or found[0] is not correction:
+        prefix = f"{phase + 1}:"
+        weights = {kind: correction.get(prefix + kind, 0.0) for kind in CORRECTION_KINDS}
+        found = _KIND_WEIGHTS[(id(correction), phase)] = (correction, weights)
+    return found[1]
+
+
+def load_correction(path: Path = POLICY_FILE) -> dict[str, float]:
+    """The solo correction: per ``phase:feature`` (see :func:`decision_features`), what the
+    search's values of decisions of that kind add to the heuristic's one-round score; empty
+    if the file is missing."""
+    if not path.exists():
+        return {}
+    return {str(k): float(v) for k, v in json.loads(path.read_text())["weights"].items()}
+
+
+CORRECTION = load_correction()
+"""The solo correction in play (RULES.md, "A correction fitted to the search's values"):
+the heuristic adds it to a decision's score in the solo variant only (with seats it was
+not fitted)."""
 
 
 class _Plan:
@@ -204,6 +300,47 @@ class _Context:
         self.bonus_values: dict[tuple[int, ...], float] = {}
         self.worths: dict[tuple[Any, ...], float] = {}
         self.base = self.potential(values, ())
+        self.correction = CORRECTION if view["variant"] == "solo" else {}
+        if self.correction:
+            self.kind_weights = _kind_weights(self.correction, phase)
+            self.hex_weights: dict[int, float] = {}
+
+    def hex_weight(self, h: int, before: int) -> float:
+        """The correction's weight of marking hex ``h`` after ``before`` other hexes of its
+        area in the same decision: its colour, and whether it starts, adds to or completes
+        the area."""
+        duchy = self.duchy
+        area = duchy.areas[duchy.area_of[h]]
+        done = sum(1 for o in area if self.values[o] != UNMARKED) + before
+        step = "new" if done == 0 else "done" if done + 1 == len(area) else "more"
+        return self.kind_weights[f"{duchy.colours[h]}:{step}"]
+
+    def corrected(self, sell: bool, spent: str | None, marks: tuple[int, ...]) -> float:
+        """The solo correction of a decision (0.0 with seats, or without a fitted file): the
+        weights of its :func:`decision_features`, summed in their order."""
+        if not self.correction:
+            return 0.0
+        weights, duchy = self.kind_weights, self.duchy
+        total = 0.0
+        first_area = -1
+        for i in range(0, len(marks), 2):
+            h = marks[i]
+            n = duchy.area_of[h]
+            if n != first_area:
+                found = self.hex_weights.get(h)
+                if found is None:
+                    found = self.hex_weights[h] = self.hex_weight(h, 0)
+                total += found
+            else:
+                total += self.hex_weight(h, 1)
+            first_area = n
+        if spent is not None:
+            total += weights["spent:" + spent]
+            if self.held.get(spent) == 1:
+                total += weights["spent:last"]
+        if sell:
+            total += weights["sell"]
+        return total
 
     def marks_key(self, marks: tuple[int, ...]) -> tuple[int, ...]:
         """What the effect of ``marks`` (hex, value, ...) depends on: the hexes, and the
@@ -418,24 +555,7 @@ class HeuristicBot(Bot):
         of its marks (points, bonuses won, potential after). Computed once per sale, bonus
         kind and set of marks (what the worth depends on: see :meth:`_Context.marks_key`),
         the effect of the marks once per set of marks."""
-        pips = context.view["roll"]["pips"]
-        sell = action["sell"]
-        spent: str | None = None
-        marks: tuple[int, ...] = ()
-        if action["type"] == "take_worker":
-            spent = "take_worker"
-        else:
-            bonus = action["bonus"]
-            value = pips[action["pip"]]
-            hx = action["hex"]
-            if bonus is not None:
-                spent = bonus["kind"]
-                if spent == "worker":
-                    value = bonus["value"]
-                elif spent == "silver":
-                    hy = bonus["hex"]
-                    marks = (INDEX[(hy[0], hy[1])], pips[bonus["pip"]])
-            marks = (INDEX[(hx[0], hx[1])], value, *marks)
+        sell, spent, marks = decision_parts(context.view, action)
         key = context.marks_key(marks)
         worth = context.worths.get((sell, spent, key))
         if worth is not None:
@@ -458,6 +578,7 @@ class HeuristicBot(Bot):
         for kind, d in gained:
             delta[KIND[kind]] += d
         worth = points + won + context.bonus_value(tuple(delta)) + after - context.base
+        worth += context.corrected(sell, spent, marks)
         context.worths[(sell, spent, key)] = worth
         return worth
 

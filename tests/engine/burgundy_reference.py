@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.burgundy import bots
 from engine.burgundy.bots import (
     AREA_BONUS,
     BONUS_VALUE,
@@ -18,6 +19,8 @@ from engine.burgundy.bots import (
     _values,
     colour_amounts,
     colour_prospect,
+    decision_features,
+    decision_parts,
 )
 from engine.burgundy.duchy import COLOURS, DUCHIES, INDEX, Duchy
 from engine.burgundy.sheet import frontier
@@ -93,7 +96,13 @@ class ReferenceHeuristic(Bot):
         after = self._cache.get(key)
         if after is None:
             after = self._cache[key] = self._potential(duchy, plan.values, phase, view)
-        return plan.points + bonus_value + after - base
+        worth = plan.points + bonus_value + after - base
+        correction = bots.CORRECTION if view["variant"] == "solo" else {}
+        if correction:
+            sell, spent, marks = decision_parts(view, action)
+            kinds = decision_features(duchy, values, held, sell, spent, marks)
+            worth += sum(correction.get(f"{phase + 1}:{kind}", 0.0) for kind in kinds)
+        return worth
 
     @staticmethod
     def _write(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import statistics
 
+import pytest
+
 from engine.burgundy import GAME
 from engine.burgundy.bots import HeuristicBot
 from engine.contract import RandomBot
@@ -296,3 +298,59 @@ def test_same_effect_means_the_same_sheet_after_the_decision():
                 GAME.perform(state, 0, action, FastDice("same"))
                 after.append(state.sheets[0])
             assert all(sheet == after[0] for sheet in after)
+
+
+def test_solo_correction_file_names_only_phases_and_kinds_of_decision():
+    """The fitted solo correction (RULES.md, "A correction fitted to the search's values")
+    loads, and every weight is for a phase and a kind that ``decision_features`` can name."""
+    from engine.burgundy.bots import CORRECTION, CORRECTION_KINDS, POLICY_FILE, load_correction
+
+    loaded = load_correction(POLICY_FILE)
+    assert loaded == CORRECTION and len(loaded) > 20
+    for key in loaded:
+        phase, _, kind = key.partition(":")
+        assert phase in {"1", "2", "3"} and kind in CORRECTION_KINDS, key
+
+
+def test_correction_adds_its_weights_to_solo_scores_and_nothing_with_seats(monkeypatch):
+    from engine.burgundy import bots
+    from engine.burgundy.duchy import DUCHIES
+    from engine.dice import Dice
+
+    for seats, options in ((1, {"variant": "solo"}), (2, {"duchy": "A"})):
+        dice = Dice(f"corrected-{seats}")
+        state = GAME.setup(seats, GAME.validate_options(seats, options), dice)
+        rng = random.Random(seats)
+        checked = 0
+        while GAME.result(state) is None and state.round < 14:
+            seat = min(GAME.to_act(state))
+            view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+            if legal[0]["type"] != "pick_castle":
+                with_it = HeuristicBot().scores(view, legal)
+                monkeypatch.setattr(bots, "CORRECTION", {})
+                without = HeuristicBot().scores(view, legal)
+                monkeypatch.undo()
+                values = bots._values(view, seat)
+                held = {k: v["available"] for k, v in view["players"][seat]["bonuses"].items()}
+                for action, a, b in zip(legal, with_it, without, strict=True):
+                    kinds = bots.decision_features(
+                        DUCHIES[view["duchy"]["name"]],
+                        values,
+                        held,
+                        *bots.decision_parts(view, action),
+                    )
+                    added = sum(bots.CORRECTION.get(f"{view['phase']}:{k}", 0.0) for k in kinds)
+                    assert a - b == pytest.approx(added if seats == 1 else 0.0, abs=1e-9)
+                    checked += 1
+            GAME.apply(state, seat, HeuristicBot().choose(view, legal, rng), dice)
+        assert checked > 100
+
+
+def test_corrected_heuristic_and_search_play_seeded_solo_games_legally_and_reproducibly():
+    from engine.burgundy.search import BurgundySearchBot
+
+    for make in (HeuristicBot, lambda: BurgundySearchBot(iterations=32)):
+        first = play(GAME, [make()], "corrected-solo", {"variant": "solo"}, bot_seed=3)
+        again = play(GAME, [make()], "corrected-solo", {"variant": "solo"}, bot_seed=3)
+        assert first.illegal == 0 and first.state.round == 24
+        assert first.moves == again.moves
