@@ -1,25 +1,27 @@
 """Which side of each Diceland board plays better for the heuristic? Every side forced, paired.
 
-Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_side_table.py --seeds 200
---jobs 2 --save FILE --table engine/diceland/side_table.json``. From edition 6 each seat is
-dealt one of four double-sided boards and picks a side (RULES.md, *Boards and sides*). Here no
-seat picks: for 2, 3 and 4 seats, every set of boards a game of that size can deal, every
-combination of their sides (option ``maps``) and every rotation of the seats is played by
-heuristic bots on one dice seed, so the two sides of a board meet the same dice, seats and
-company. For each number of seats it prints:
+Run by hand (CPU-heavy; nice it): ``nice -n 19 python bench/diceland_side_table.py --seeds 150
+--seats 2,4 --jobs 2 --save FILE``. From edition 6 each seat is dealt one of four double-sided
+boards and picks a side (RULES.md, *Boards and sides*). Here no seat picks: for each number of
+seats, every set of boards a game of that size can deal, every combination of their sides
+(option ``maps``) and every rotation of the seats is played by heuristic bots on one dice seed,
+so the two sides of a board meet the same dice, seats and company. Per number of seats it
+prints:
 
-- each board's **side advantage**: the front's share of the games minus the back's, paired on
-  the seed, the other boards and their sides, with a 95 % interval over the seeds (a seat's
-  share: 1/n is even), and the side that plays better (the **table**);
-- what the table would give if every seat picked by it, read off the same games (in-sample,
-  so only a forecast): each board's four-seat share and each heads-up board pair's rate, set
-  beside picking at random (the baseline, from the same games);
-- whether the table is an equilibrium: no board's better side changes when the company picks
-  by the table instead of at random.
+- each board's **side advantage** against sides picked at random: the front's share of the
+  games minus the back's, paired on the seed, the other boards and their sides, with a 95 %
+  interval over the seeds (a seat's share: 1/n is even);
+- per set of boards, the **equilibrium** of the sealed side choice (the sides from which no
+  board gains by switching alone; the first pure one, else at two seats the 2x2 game's mix),
+  and each board's share (at two seats: the first board's rate) with the sides picked at
+  random (the heuristic's rule: the baseline), each board playing its better side on average,
+  and the equilibrium, all read off the same games (the last two in-sample: a forecast, to be
+  judged on fresh seeds with ``bench/diceland_boards.py``).
 
-``--table FILE`` writes the table (the side each board plays best, by number of seats, with the
-maps' SHA-256, the seeds and the command) for :class:`engine.diceland.bots.HeuristicBot`;
-``--save FILE`` writes every game's result.
+``--save FILE`` writes every game's result with the maps' SHA-256 (the data test reads
+``diceland_candidates/sides_run.json``); ``--load FILE`` reads one instead of playing;
+``--table FILE`` writes the equilibria per number of seats and set of boards (each board's
+chance of each side), for a bot that would pick by them.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ from engine.simulate import make_bots, play
 
 BOARDS = boards_of(EDITION)
 TAG = "sides"
+SAVED = Path(__file__).with_name("diceland_candidates") / "sides_run.json"
+"""The run the data test reads (the heuristic with its sides at random: every board inside)."""
 
 Units = dict[str, dict[str, list[float]]]
 """One seed at one size: per set of boards (``"A/C B/H"``) and per combination of their sides
@@ -178,7 +182,11 @@ def report(runs: dict[int, list[Units]]) -> dict[str, dict[str, Picks]]:
             eq, found = equilibrium(units, deal)
             tables[str(n)][deal] = eq
             cells = []
-            for label, picks in (("at random", AT_RANDOM), ("better side", better), ("table", eq)):
+            for label, picks in (
+                ("at random", AT_RANDOM),
+                ("better side", better),
+                ("by the equilibrium", eq),
+            ):
                 est = [Estimate.of(c) for c in zip(*share_of(units, deal, picks), strict=True)]
                 shown = est if n > 2 else est[:1]
                 cells.append(f"{label} " + " ".join(str(e) for e in shown))
@@ -208,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = time.time()
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
     if args.load:
-        runs = {int(n): u for n, u in json.loads(args.load.read_text()).items()}
+        runs = {int(n): u for n, u in json.loads(args.load.read_text())["runs"].items()}
     else:
         runs = measure(args.seeds, [int(n) for n in args.seats.split(",")], args.tag, pool)
     tables = report(runs)
@@ -216,20 +224,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"  ({time.time() - start:.0f} s, load average {os.getloadavg()[0]:.1f}, "
         f"{time.strftime('%H:%M:%S UTC', time.gmtime())})"
     )
+    made = {
+        "edition": EDITION,
+        "boards": [board_name(b) for b in BOARDS],
+        "maps_sha256": layouts_digest(),
+        "seeds": f"{args.tag}-*: " + ", ".join(f"{len(u)} at {n} seats" for n, u in runs.items()),
+        "command": "python bench/diceland_side_table.py "
+        + " ".join(a for a in (argv if argv is not None else sys.argv[1:])),
+    }
     if args.save:
-        args.save.write_text(json.dumps({str(n): u for n, u in runs.items()}))
+        args.save.write_text(json.dumps({**made, "runs": {str(n): u for n, u in runs.items()}}))
     if args.table:
-        made = {
-            "edition": EDITION,
-            "boards": [board_name(b) for b in BOARDS],
-            "maps_sha256": layouts_digest(),
-            "seeds": f"{args.tag}-*: "
-            + ", ".join(f"{len(u)} at {n} seats" for n, u in runs.items()),
-            "command": "python bench/diceland_side_table.py "
-            + " ".join(a for a in (argv if argv is not None else sys.argv[1:])),
-            "sides": tables,
-        }
-        args.table.write_text(json.dumps(made, indent=2) + "\n")
+        args.table.write_text(json.dumps({**made, "sides": tables}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

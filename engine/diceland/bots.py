@@ -8,15 +8,11 @@ under the excess rule (too many dice of a colour are worth nothing).
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from math import comb
-from pathlib import Path
 from typing import Any
 
 from engine.contract import Action, Bot, RandomBot, View
 from engine.diceland.board import COLOURS, Board, bits
-from engine.diceland.maps import board_name, edition_of
 from engine.search import lazy_bot
 
 TREASURE = 10.0
@@ -25,22 +21,6 @@ TARGET = 1.0
 FINISH = 1.0
 APPROACH = 0.5
 FAR = 8
-
-
-SIDE_TABLE = Path(__file__).with_name("side_table.json")
-"""The chances of each side the heuristic plays, by number of seats and boards in play: the
-table ``bench/diceland_side_table.py --table`` wrote, with the maps and seeds it measured."""
-
-
-@cache
-def side_table(seats: int, edition: int) -> dict[str, dict[str, dict[str, float]]]:
-    """The heuristic's chances of each side, per set of boards in play (their names sorted,
-    ``"A/C B/H"``) and board, in a game of ``seats`` seats on ``edition``'s maps; empty if the
-    table was not measured there."""
-    table = json.loads(SIDE_TABLE.read_text())
-    if table["edition"] != edition:
-        return {}
-    return dict(table["sides"].get(str(seats), {}))
 
 
 _BOARDS: dict[tuple[str, str, int, tuple[int, int]], Board] = {}
@@ -187,28 +167,18 @@ class HeuristicBot(Bot):
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         if view["phase"] == "side":
-            return self.side(view, legal, rng)
+            return self.side(legal, rng)
         dice = view["dice"]
         return self.decide(
             Scorer.of_view(view), dice["chosen"], dice["aside"], dice["last_throw"], legal
         )
 
     @staticmethod
-    def side(view: View, legal: list[Action], rng: Any) -> Action:
-        """The side of its board that plays best for the heuristic against the boards in play
-        when they pick theirs the same way: the sides from which no board gains by switching
-        alone (where none is, the mix from which none does), by :data:`SIDE_TABLE`, measured
-        with every side forced on paired seeds (RULES.md, *Boards and sides*); at random where
-        the table holds no such deal (three seats, another edition's maps or pairing)."""
-        boards = [board_name(p.get("board") or []) for p in view["players"]]
-        table = side_table(view["seats"], edition_of(view["maps"]))
-        own = boards[view["you"]]
-        chances = table.get(" ".join(sorted(boards)), {}).get(own, {})
-        if not chances or not set(chances) <= set(own.split("/")):
-            return rng.choice(legal)
-        first, *other = sorted(chances, key=lambda s: -chances[s])
-        pick = first if not other or rng.random() < chances[first] else other[0]
-        return {"type": "side", "map": pick}
+    def side(legal: list[Action], rng: Any) -> Action:
+        """A side of its board, at random: no measure of a map read off its layout predicts
+        which side is faster (RULES.md, *Boards and sides*), so the heuristic picks as the
+        random bot does."""
+        return rng.choice(legal)
 
     @classmethod
     def decide(

@@ -243,7 +243,7 @@ class DicelandSearchBot(SearchBot):
         would be a whole game a world); every later decision searched."""
         if view["phase"] == Phase.SIDE:
             self.last = None
-            return HeuristicBot.side(view, legal, rng)
+            return HeuristicBot.side(legal, rng)
         return super().choose(view, legal, rng)
 
 

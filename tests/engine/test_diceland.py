@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from random import Random
 
 import pytest
 
@@ -12,8 +11,8 @@ from engine.contract import IllegalAction, InvalidOptions
 from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
-from engine.diceland.bots import SIDE_TABLE, HeuristicBot, all_distances
-from engine.diceland.maps import BOARD_SIDES, MAP_DATA, board_name
+from engine.diceland.bots import all_distances
+from engine.diceland.maps import BOARD_SIDES, MAP_DATA
 from engine.diceland.rules import TURN_LIMIT
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
@@ -136,34 +135,6 @@ def test_random_sim_invariants_and_replay(seats, games):
 def test_heuristic_bots_pass_the_contract_checks():
     played = random_sim(GAME, 3, 2, bots=["heuristic", "random", "heuristic"])
     assert all(p.result.winners for p in played)
-
-
-def test_heuristic_picks_the_side_no_board_gains_by_leaving_by_its_measured_table():
-    """The heuristic plays the side of its board that ``side_table.json`` gives for the boards
-    in play (measured by ``bench/diceland_side_table.py`` with every side forced on paired
-    seeds: the sides from which no board gains by switching alone, or where none are, a mix;
-    RULES.md, *Boards and sides*): a pure entry whatever its random numbers, a mixed one
-    either side. Where the table holds no such deal (three seats, or a board of a candidate
-    pairing a bench installs) it picks at random."""
-    table = json.loads(SIDE_TABLE.read_text())["sides"]
-    for seats in (2, 3, 4):
-        for n in range(8):
-            state = GAME.setup(seats, GAME.validate_options(seats, {}), Dice(f"side-{seats}-{n}"))
-            deal = " ".join(sorted(board_name(b) for b in state.boards))
-            for seat in range(seats):
-                view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-                picks = {HeuristicBot().choose(view, legal, Random(r))["map"] for r in range(40)}
-                chances = table.get(str(seats), {}).get(deal, {})
-                sides = chances.get(
-                    board_name(state.boards[seat]), dict.fromkeys(state.boards[seat])
-                )
-                assert picks == set(sides), (seats, deal, seat)
-    assert "3" not in table and {len(d) for d in table["4"].values()} == {4}
-    assert any(len(c) == 2 for d in table["2"].values() for c in d.values()), "a mixed entry"
-    view = GAME.view(state, 0)
-    view["players"][0]["board"] = ["A", "B"]
-    legal = [{"type": "side", "map": m} for m in "AB"]
-    assert {HeuristicBot().choose(view, legal, Random(r))["map"] for r in range(20)} == {"A", "B"}
 
 
 def test_illegal_actions_leave_state_and_dice_unchanged():

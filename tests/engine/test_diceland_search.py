@@ -9,7 +9,7 @@ import random
 
 from engine.dice import Dice
 from engine.diceland.board import COLOURS, bits
-from engine.diceland.bots import HeuristicBot, Scorer
+from engine.diceland.bots import Scorer
 from engine.diceland.leaf import features, win_chances
 from engine.diceland.search import (
     DicelandLookahead,
@@ -286,13 +286,11 @@ def test_a_scorers_best_placement_is_the_first_best_in_the_rules_order():
 
 
 def test_search_picks_a_side_of_its_board_as_the_heuristic_does_without_rollouts():
-    """Before the first turn the search picks its board's side as the heuristic does (by the
-    heuristic's side table: RULES.md, *Boards and sides*), without searching, then searches as
-    before."""
+    """Before the first turn the search picks its board's side as the heuristic does (at
+    random: RULES.md, *Boards and sides*), without searching, then searches as before."""
     state = GAME.setup(2, GAME.validate_options(2, {}), Dice("search-side"))
     assert state.phase == Phase.SIDE
     bot = FittedSearchBot(iterations=8)
     legal = GAME.legal_actions(state, 0)
-    view = GAME.view(state, 0)
-    picks = {bot.choose(view, legal, random.Random(n))["map"] for n in range(20)}
-    assert picks == {HeuristicBot.side(view, legal, random.Random(0))["map"]} and bot.last is None
+    picks = {bot.choose(GAME.view(state, 0), legal, random.Random(n))["map"] for n in range(20)}
+    assert picks == set(state.boards[0]) and bot.last is None
