@@ -3,7 +3,7 @@
     python bench/burgundy_tune.py tune [--generations 12] [--games 120] [--sigma 0.25]
         [--out FILE]
     python bench/burgundy_tune.py compare --weights FILE [--games 400] [--first 100000]
-    python bench/burgundy_tune.py castles [--duchy A] [--games 2000] [--first 0]
+    python bench/burgundy_tune.py castles [--duchy A] [--games 2000] [--first 0] [--against KIND]
 
 The weights are the potential's (``TUNE``), what a bonus held is worth (``BONUS_VALUE``) and
 how fast holding more of a kind loses worth (``HOLD_DECAY``), in ``engine/burgundy/bots.py``.
@@ -21,7 +21,9 @@ onwards, away from the tuning seeds); means with 95% CIs and the paired differen
 
 ``castles``: the heuristic from each castle of the duchy (solo), and from its own pick, on
 the same seeds (``castle-N``; the same dice whatever is marked); each castle's mean and its
-paired difference against the heuristic's own pick.
+paired difference against the heuristic's own pick (since 2026-11-25 the commodity castle,
+``SOLO_CASTLE``), or with ``--against KIND`` against the castle of that kind (``worker``: the
+heuristic's pick on duchy A before, as RULES.md's figures are paired).
 """
 
 from __future__ import annotations
@@ -207,13 +209,18 @@ def castles(console: Console, args: argparse.Namespace) -> None:
     seeds = [f"castle-{n}" for n in range(args.first, args.first + args.games)]
     own = [solo_score(seed, args.duchy) for seed in seeds]
     console.print(f"the heuristic's own pick: {with_ci(own)} ({args.games} seeds)")
-    for n, pick in enumerate(picks):
-        found = [solo_score(seed, args.duchy, n) for seed in seeds]
-        diffs = [a - b for a, b in zip(found, own, strict=True)]
-        square = duchy.castle_square[INDEX[(pick["hex"][0], pick["hex"][1])]]
+    kinds = [duchy.castle_square[INDEX[(p["hex"][0], p["hex"][1])]] for p in picks]
+    found = [[solo_score(seed, args.duchy, n) for seed in seeds] for n in range(len(picks))]
+    base, label = own, "the own pick"
+    if args.against != "own":
+        if args.against not in kinds:
+            raise SystemExit(f"duchy {args.duchy} has no {args.against} castle")
+        base, label = found[kinds.index(args.against)], f"the {args.against} castle"
+    for pick, kind, scores in zip(picks, kinds, found, strict=True):
+        diffs = [a - b for a, b in zip(scores, base, strict=True)]
         console.print(
-            f"castle {pick['hex']} ({square}): {with_ci(found)}; "
-            f"against the own pick {with_ci(diffs, signed=True)}"
+            f"castle {pick['hex']} ({kind}): {with_ci(scores)}; "
+            f"against {label} {with_ci(diffs, signed=True)}"
         )
     machine["load_after"] = list(os.getloadavg())
     console.print(machine_line(machine))
@@ -233,6 +240,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--which", default="mean", choices=["mean", "best"])
     parser.add_argument("--first", type=int, default=100_000)
     parser.add_argument("--duchy", default="A", choices=sorted(DUCHIES))
+    parser.add_argument(
+        "--against",
+        default="own",
+        choices=["own", "commodity", "monk", "silver", "worker"],
+        help="castles: pair each castle against the heuristic's own pick or this castle",
+    )
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "tune":

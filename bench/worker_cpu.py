@@ -23,11 +23,8 @@ import argparse
 import json
 import os
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,8 +35,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.cluster import machine_line, machine_state
-from tests.conftest import free_port, redis_server_binary, stop, wait_redis
+from bench.cluster import Cluster, RedisCounters, machine_line, machine_state
 
 GAMES = ("carcassonne", "burgundy", "diceland", "kingdice")
 
@@ -79,16 +75,12 @@ class Probe:
         Queue.lmove = classmethod(timed_lmove)  # type: ignore[assignment]
 
 
-def replies_written(client: redis.Redis) -> int:
-    return int(client.info("stats")["total_writes_processed"])
-
-
 def run_job(worker: Any, client: redis.Redis, probe: Probe) -> tuple[float, int]:
     """Run the next queued job through the worker's loop: its CPU seconds and round trips
     (less the INFO that counts them)."""
     probe.marks.clear()
     probe.on = True
-    before = replies_written(client)
+    before = RedisCounters.read(client)
     start = time.thread_time()
     dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
     if dequeued is None:
@@ -97,7 +89,7 @@ def run_job(worker: Any, client: redis.Redis, probe: Probe) -> tuple[float, int]
     probe.marks["done"] = done = time.thread_time()
     probe.on = False
     spent = done - start
-    return spent, replies_written(client) - before - 1
+    return spent, RedisCounters.read(client).since(before).writes
 
 
 def measure(game_name: str, jobs: int, client: redis.Redis, worker: Any, probe: Probe) -> dict:
@@ -163,29 +155,19 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 160)
     machine = machine_state()
-    port = free_port()
-    workdir = tempfile.mkdtemp(prefix="dicehall-worker-cpu-")
-    server = subprocess.Popen(
-        [
-            *(redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"),
-            *("--save", "", "--appendonly", "no", "--dir", workdir),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
-    os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-    os.environ.pop("DICEHALL_QUEUE_URL", None)
     results: dict[str, Any] = {}
-    try:
-        client = redis.Redis(port=port)
-        wait_redis(client, 20)
+    with Cluster() as cluster:
+        cluster.redis()
+        os.environ["REDIS_URL"] = cluster.redis_url
+        os.environ.pop("DICEHALL_QUEUE_URL", None)
+        client = redis.Redis.from_url(cluster.redis_url)  # bytes, as rq's worker reads
         from rq import Queue
 
         from service.config import Settings
         from service.logs import configure_logging
         from service.worker import DicehallWorker
 
-        log = open(Path(workdir) / "worker.log", "w")  # noqa: SIM115 - closed with the dir
+        log = open(Path(cluster.workdir) / "worker.log", "w")  # noqa: SIM115 - closed below
         sys.stderr, stderr = log, sys.stderr
         configure_logging()  # the worker's log lines, as its process writes them
         probe = Probe()
@@ -201,9 +183,6 @@ def main(argv: list[str] | None = None) -> None:
             worker.register_death()
             sys.stderr = stderr
             log.close()
-    finally:
-        stop(server)
-        shutil.rmtree(workdir, ignore_errors=True)
     table = Table(title=f"the worker's CPU and round trips a job, p50 of {args.jobs} jobs each")
     for column in (
         "game",

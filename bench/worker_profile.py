@@ -27,6 +27,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -143,9 +144,12 @@ def sampled_period(
     return sum(t.ops for t in tallies), cpu, read_samples(outputs)
 
 
-def wait_until_sampling(spy: subprocess.Popen[str]) -> None:
-    """Return once ``py-spy record`` has attached (it says so on its first line)."""
+def wait_until_sampling(spy: subprocess.Popen[str], timeout: float = 30.0) -> None:
+    """Return once ``py-spy record`` has attached (it says so on its first line); raise if
+    it has said nothing within ``timeout`` seconds or said something else."""
     assert spy.stdout is not None
+    if not select.select([spy.stdout], [], [], timeout)[0]:
+        raise RuntimeError(f"py-spy did not say it was sampling within {timeout:g} s")
     line = spy.stdout.readline()
     if "Sampling process" not in line:
         raise RuntimeError(f"py-spy did not attach: {line.strip() or 'it exited'}")

@@ -40,10 +40,21 @@ def commitment(seed: str) -> str:
 
 def derive(seed: str, k: int, n: int) -> int:
     """Draw number ``k`` with ``n`` outcomes from ``seed``: a value in ``0..n-1``."""
+    return _draw(_keyed(seed), k, n)
+
+
+def _keyed(seed: str) -> hmac.HMAC:
+    """HMAC-SHA256 keyed with ``seed``, fed nothing yet: each draw feeds a copy."""
+    return hmac.new(seed.encode(), digestmod=hashlib.sha256)
+
+
+def _draw(keyed: hmac.HMAC, k: int, n: int) -> int:
+    """Draw number ``k`` with ``n`` outcomes from the seed ``keyed`` holds."""
     if n < 1:
         raise ValueError("a draw needs at least one outcome")
-    digest = hmac.new(seed.encode(), str(k).encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest, "big") % n
+    mac = keyed.copy()
+    mac.update(str(k).encode())
+    return int.from_bytes(mac.digest(), "big") % n
 
 
 class Dice:
@@ -54,16 +65,20 @@ class Dice:
     so the service can log exactly which draws an action consumed.
     """
 
-    __slots__ = ("_draws", "_seed", "counter")
+    __slots__ = ("_draws", "_keyed", "_seed", "counter")
 
     def __init__(self, seed: str, counter: int = 0) -> None:
         self._seed = seed
         self.counter = counter
         self._draws: list[Draw] = []
+        self._keyed: hmac.HMAC | None = None
 
     def randbelow(self, n: int) -> int:
-        """Return a value in ``0..n-1`` and count the draw."""
-        value = derive(self._seed, self.counter, n)
+        """Return a value in ``0..n-1`` and count the draw (the HMAC is keyed with the seed
+        once: the key's set-up was half of each draw's time)."""
+        if self._keyed is None:
+            self._keyed = _keyed(self._seed)
+        value = _draw(self._keyed, self.counter, n)
         self._draws.append((self.counter, n, value))
         self.counter += 1
         return value

@@ -8,7 +8,6 @@ version); what follows a commit (bot jobs, deadlines, feeds, tournaments) is
 
 from __future__ import annotations
 
-import random
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -54,7 +53,7 @@ from service.errors import (
 )
 from service.held import HeldRecords
 from service.history import History
-from service.moves import Move, MoveRequest, bot_choice, decide_move
+from service.moves import Move, MoveRequest, bot_choice, bot_rng, decide_move
 from service.store import (
     Counter,
     GameRecord,
@@ -834,7 +833,7 @@ class GameService:
         if seat not in game.to_act(state):
             return "nothing owed"
         decision = record.decision(seat)
-        rng = random.Random(f"{record.commitment}:{decision}:{seat}:fallback")
+        rng = bot_rng(record, decision, seat, ":fallback")
         action = bot_choice(RandomBot(), game, state, seat, rng)
         move = MoveRequest(
             action,

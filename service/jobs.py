@@ -15,7 +15,6 @@ queued the job and the bot's reply.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,7 +29,7 @@ from engine.games import get_game
 from service.config import Settings
 from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL, GameService
-from service.moves import Move, MoveRequest, bot_choice
+from service.moves import Move, MoveRequest, bot_choice, bot_rng
 from service.runtime import game_service, queue_shares_store
 from service.store import GameRecord, GameStatus, GameStore, Pipeline
 
@@ -43,7 +42,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
     """Play ``seat`` of ``game_id`` if the decision it owes fell due at or before ``version``
     (the version the job was enqueued for); returns what happened. A job whose seat has a
     newer decision does nothing: that decision got its own job."""
-    settings = Settings()
+    settings = _job_settings(game_id)
     service = _service(settings)
     moves = 0
     started = time.monotonic()
@@ -66,7 +65,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         if decision > version:
             return f"done after {moves} moves: stale (decision {decision}, job for {version})"
         bot = game.bots[info.bot](**(info.bot_options or {}))
-        rng = random.Random(f"{record.commitment}:{decision}:{seat}")
+        rng = bot_rng(record, decision, seat)
         action = bot_choice(bot, game, state, seat, rng)
         try:
             move = MoveRequest(
@@ -163,6 +162,13 @@ def finishes_alone(job: Job) -> bool:
     except DeserializationError:
         return False
     return name == f"{__name__}.{play_bot.__name__}" and not job.repeats_left
+
+
+def _job_settings(game_id: str) -> Settings:
+    """The settings the job's read of ``game_id`` was made with, if it was handed one (the
+    worker's, read once), else the environment's."""
+    ahead = _AHEAD.get()
+    return ahead[2] if ahead is not None and ahead[0] == game_id else Settings()
 
 
 def _first_read(store: GameStore, game_id: str) -> GameRecord | None:

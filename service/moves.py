@@ -9,6 +9,7 @@ above all a sealed simultaneous choice, never makes its ``If-Match`` stale.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -125,6 +126,15 @@ def decide_move(
     }
     stream = stream_entries(record, seat, action, sealed, events, after, text)
     return Move(record, state, after, events, entry, stream, took)
+
+
+def bot_rng(record: GameRecord, decision: int, seat: int, purpose: str = "") -> random.Random:
+    """The random source of a bot's decision ``decision`` for ``seat`` (``purpose`` tells a
+    deadline's fallback from the seat's own bot): seeded from the game's secret seed, so
+    nobody can foresee a bot's choice (a sealed one above all) while the game runs, and a
+    replay recomputes it once the seed is published. (Seeded from the public commitment, an
+    opponent could compute a bot's sealed pick before making their own.)"""
+    return random.Random(f"{record.seed}:{decision}:{seat}{purpose}")
 
 
 def bot_choice(bot: Bot, game: Game, state: Any, seat: int, rng: Any) -> Action:

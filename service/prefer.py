@@ -40,14 +40,12 @@ def _split(text: str, separator: str) -> list[str]:
 
 def wants_minimal(prefer: str | None) -> bool:
     """Whether a ``Prefer`` header asks for ``return=minimal``: its first well-formed
-    ``return`` preference does (``return=representation`` asks for the full answer)."""
+    ``return`` preference does (``return=representation``, or a value this service does not
+    know, asks for the full answer; a ``return`` after it is not considered)."""
     if not prefer:
         return False
     for preference in _split(prefer, ","):
         match = _PREFERENCE.fullmatch(_split(preference, ";")[0])
-        if match is None or match.group(1).lower() != "return" or match.group(2) is None:
-            continue
-        value = match.group(2).strip('"').lower()
-        if value in ("minimal", "representation"):
-            return value == "minimal"
+        if match is not None and match.group(1).lower() == "return":
+            return (match.group(2) or "").strip('"').lower() == "minimal"
     return False

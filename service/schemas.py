@@ -13,9 +13,21 @@ from engine.search import MAX_BUDGET_MS, MAX_ITERATIONS
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
 
-PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f\ufffe\uffff]*$"
 """Text people read (names, an owner's address): no control characters, which a terminal
-would obey and which XML (the SVG pictures) cannot hold."""
+would obey and which XML (the SVG pictures) cannot hold, nor U+FFFE and U+FFFF, which are
+no characters (XML cannot hold them either)."""
+
+
+class Whole(validate.Regexp):
+    """``validate.Regexp`` matched against the whole text: Python's ``$`` also matches before
+    a last newline, so ``re.match`` let ``"ann\\n"`` through a pattern that, read as the
+    contract's (ECMA-262) ``pattern``, refuses it."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
 
 
 def readable(low: int, high: int, **kwargs: Any) -> fields.String:
@@ -23,7 +35,7 @@ def readable(low: int, high: int, **kwargs: Any) -> fields.String:
     return fields.String(
         validate=[
             validate.Length(min=low or None, max=high),
-            validate.Regexp(PRINTABLE, error="must not hold control characters"),
+            Whole(PRINTABLE, error="must not hold control characters"),
         ],
         **kwargs,
     )
@@ -32,7 +44,7 @@ def readable(low: int, high: int, **kwargs: Any) -> fields.String:
 def is_cursor(text: str) -> bool:
     """Whether ``text`` is an event cursor: ``0`` or a Redis stream id ``<ms>-<seq>``, both
     parts 64-bit (Redis refuses larger ones)."""
-    match = _CURSOR.match(text)
+    match = _CURSOR.fullmatch(text)
     if match is None:
         return False
     return text == "0" or all(int(part) < 2**64 for part in match.groups()[1:])

@@ -95,6 +95,26 @@ class Duchy:
         available bonuses reads them)."""
         return tuple(i for i, sq in enumerate(self.castle_square) if sq is not None)
 
+    @cached_property
+    def area_hexes(self) -> tuple[tuple[int, ...], ...]:
+        """Hex index -> the hexes of its area (itself included), in index order."""
+        return tuple(self.areas[a] for a in self.area_of)
+
+    @cached_property
+    def touched(self) -> tuple[frozenset[int], ...]:
+        """Hex index -> the hexes whose number rules a mark in it may change: its area and
+        its neighbours (itself included)."""
+        return tuple(
+            frozenset(self.area_hexes[h]).union(NEIGHBOURS[h]) for h in range(len(self.colours))
+        )
+
+    @cached_property
+    def castles_by_square(self) -> tuple[tuple[int, ...], ...]:
+        """Per bonus kind (:data:`BONUS_KINDS` order), the castles with that square."""
+        return tuple(
+            tuple(h for h in self.castles if self.castle_square[h] == kind) for kind in BONUS_KINDS
+        )
+
     def hexes_of(self, colour: str) -> list[int]:
         """Hex indices of ``colour``, in map order."""
         return list(self.hexes_by_colour.get(colour, ()))

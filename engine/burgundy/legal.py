@@ -9,12 +9,12 @@ only well-formed actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from itertools import product
 from typing import Any, TypeVar
 
 from engine.burgundy.duchy import BONUS_KINDS, CELLS, COLOURS, INDEX, NEIGHBOURS, Duchy
-from engine.burgundy.sheet import available, frontier, mark_error, value_error
+from engine.burgundy.sheet import allowed_values, available, frontier, mark_error
 from engine.burgundy.state import UNMARKED, Roll, Sheet
 from engine.contract import Action, IllegalAction
 
@@ -34,66 +34,66 @@ def silver_from_sale(duchy: Duchy, sheet: Sheet) -> int:
     return min(room, available(duchy, sheet, COMMODITY))
 
 
-def _targets(
-    duchy: Duchy, values: list[int], front: dict[str, list[int]], colour: str, value: int
-) -> list[int]:
-    """The hexes of ``front`` (the frontier by colour) where a ``colour`` die may write
-    ``value``: the frontier's hexes are unmarked and next to a mark, so only the number rules
-    of :func:`mark_error` are left to check."""
-    return [h for h in front.get(colour, ()) if value_error(duchy, values, h, value) is None]
+Targets = dict[str, list[list[int]]]
+"""Where a die may write: per colour, per value (0-6), the frontier's hexes (in index
+order) of that colour that take that value now."""
+_NO_ROW: list[list[int]] = [[] for _ in range(7)]
+"""The row of a colour with no hex on the frontier (read only)."""
 
 
-def frontier_by_colour(duchy: Duchy, hexes: list[int]) -> dict[str, list[int]]:
-    """The frontier's hexes ``hexes`` (in index order) by their colour."""
-    front: dict[str, list[int]] = {}
+def targets_of(
+    duchy: Duchy, values: list[int], hexes: list[int], only: Collection[str] = COLOURS
+) -> Targets:
+    """The :data:`Targets` of the frontier ``hexes`` (in index order) of ``values``, for the
+    colours ``only`` (the others' rows are left empty): the frontier's hexes are unmarked and
+    next to a mark, so only the number rules of :func:`mark_error` (the numbers each takes)
+    are left to check."""
+    table: Targets = {}
+    colours = duchy.colours
     for h in hexes:
-        front.setdefault(duchy.colours[h], []).append(h)
-    return front
+        colour = colours[h]
+        if colour in only:
+            row = table.get(colour)
+            if row is None:
+                row = table[colour] = [[] for _ in range(7)]
+            for value in allowed_values(duchy, values, h):
+                row[value].append(h)
+    return table
 
 
-def plain_marks(
-    duchy: Duchy, values: list[int], roll: Roll, front: dict[str, list[int]] | None = None
-) -> list[Mark]:
-    """Every mark possible with the dice as rolled (no bonus), in a stable order (``front``:
-    the frontier by colour, if the caller has it)."""
-    if front is None:
-        front = frontier_by_colour(duchy, frontier(values))
+def _plain(table: Targets, roll: Roll) -> list[Mark]:
+    """Every mark possible with the dice as rolled (no bonus), in a stable order."""
+    pips, colours = roll.pips, roll.colours
     return [
-        (p, c, h)
-        for p in (0, 1)
-        for c in (0, 1)
-        for h in _targets(duchy, values, front, roll.colours[c], roll.pips[p])
+        (p, c, h) for p in (0, 1) for c in (0, 1) for h in table.get(colours[c], _NO_ROW)[pips[p]]
     ]
+
+
+def plain_marks(duchy: Duchy, values: list[int], roll: Roll) -> list[Mark]:
+    """Every mark possible with the dice as rolled (no bonus), in a stable order."""
+    return _plain(targets_of(duchy, values, frontier(values), roll.colours), roll)
 
 
 def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
     """Every legal decision of a seat this round, in a stable order."""
     values = sheet.values
     hexes = frontier(values)
-    front = frontier_by_colour(duchy, hexes)
     pips, colours = roll.pips, roll.colours
-    targets: dict[tuple[str, int], list[int]] = {}
-
-    def to(colour: str, value: int) -> list[int]:
-        """``_targets`` on this sheet's frontier, each (colour, value) worked out once."""
-        found = targets.get((colour, value))
-        if found is None:
-            found = targets[colour, value] = _targets(duchy, values, front, colour, value)
-        return found
-
-    plain = [(p, c, h) for p in (0, 1) for c in (0, 1) for h in to(colours[c], pips[p])]
+    monks = available(duchy, sheet, MONK) > 0  # a monk's mark may go in any colour
+    table = targets_of(duchy, values, hexes, COLOURS if monks else colours)
+    plain = _plain(table, roll)
     # Each decision once: two equal pip (or colour) dice make one choice, not two, and a
     # monk (a worker) makes the colour (pip) die it changes irrelevant. The dice named vary
     # slowest within each kind of bonus, so the first of each effect (what the mark writes
     # where, and the bonus) names the lowest dice: the one ``canonical_dice`` writes. The
     # monk's and the worker's marks are kept as they come, each effect the first time.
-    monk = _monk_marks(pips, colours, to) if available(duchy, sheet, MONK) > 0 else []
-    worker = _worker_marks(pips, colours, to) if available(duchy, sheet, WORKER) > 0 else []
+    monk = _monk_marks(pips, colours, table) if monks else []
+    worker = _worker_marks(pips, colours, table) if available(duchy, sheet, WORKER) > 0 else []
     silver: list[tuple[Mark, Mark]] = []
     own_silver = available(duchy, sheet, SILVER)
     sale_silver = silver_from_sale(duchy, sheet) if can_sell(duchy, sheet, roll) else 0
     if own_silver + sale_silver > 0:
-        silver = _silver_pairs(duchy, values, hexes, plain, roll, to)
+        silver = _silver_pairs(duchy, values, hexes, plain, roll, table)
     # With two different pips and two different colours, the dice a plain or silver mark
     # names are its effect: no two of those lists' items share one (the usual roll).
     unique_plain = plain
@@ -120,16 +120,17 @@ def round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:
 
 
 def _monk_marks(
-    pips: list[int], colours: list[str], to: Callable[[str, int], list[int]]
+    pips: list[int], colours: list[str], table: Targets
 ) -> list[tuple[int, int, str, int]]:
     """Every mark with a monk (pip die, colour die, the colour it becomes, hex), each effect
-    once: the first time it comes, dice varying slowest (``to``: targets by colour and
-    value)."""
+    once: the first time it comes, dice varying slowest."""
     monk: list[tuple[int, int, str, int]] = []
     had: set[tuple[int, str, int]] = set()
     for p in (0, 1):
         pip = pips[p]
-        reach = [(colour, found) for colour in COLOURS if (found := to(colour, pip))]
+        reach = [
+            (colour, found) for colour in COLOURS if (found := table.get(colour, _NO_ROW)[pip])
+        ]
         for c in (0, 1):
             own = colours[c]
             for colour, found in reach:
@@ -142,7 +143,7 @@ def _monk_marks(
 
 
 def _worker_marks(
-    pips: list[int], colours: list[str], to: Callable[[str, int], list[int]]
+    pips: list[int], colours: list[str], table: Targets
 ) -> list[tuple[int, int, int, int]]:
     """Every mark with a worker (pip die, colour die, the value it becomes, hex), each
     effect once: the first time it comes, dice varying slowest."""
@@ -152,9 +153,10 @@ def _worker_marks(
         pip = pips[p]
         for c in (0, 1):
             colour = colours[c]
+            row = table.get(colour, _NO_ROW)
             for value in range(1, 7):
                 if value != pip:
-                    for h in to(colour, value):
+                    for h in row[value]:
                         if (value, colour, h) not in done:
                             done.add((value, colour, h))
                             worker.append((p, c, value, h))
@@ -191,56 +193,48 @@ def _silver_pairs(
     hexes: list[int],
     plain: list[Mark],
     roll: Roll,
-    to: Callable[[str, int], list[int]],
+    table: Targets,
 ) -> list[tuple[Mark, Mark]]:
     """Every plain mark followed by a second one with other dice (a silver's two marks), in
-    a stable order; ``hexes``: the frontier of ``values``; ``to``: the frontier's targets by
-    colour and value."""
+    a stable order; ``hexes``: the frontier of ``values``; ``table``: its targets.
+
+    The first mark changes what may go only in its own area and next to it (all that
+    :func:`value_error` reads) and opens its unmarked neighbours: every other hex keeps its
+    targets from ``table``, and those it touches are worked out again once per first mark
+    (hex and value)."""
     on_front = set(hexes)
-    seconds: dict[tuple[int, int, str, int], list[int]] = {}
-    firsts: dict[tuple[int, int], tuple[list[int], set[int], list[int]]] = {}
-
-    def second(h1: int, v1: int, colour: str, value: int) -> list[int]:
-        """``_targets`` of a second mark once ``h1`` holds ``v1``, each worked out once: the
-        first mark changes what may go only in its own area and next to it (all that
-        :func:`value_error` reads) and opens its unmarked neighbours, so every other hex
-        keeps its answer from ``to``."""
-        found = seconds.get((h1, v1, colour, value))
-        if found is None:
-            first = firsts.get((h1, v1))
-            if first is None:  # the sheet after the first mark, what it touches and opens
-                after = list(values)
-                after[h1] = v1
-                touched = set(duchy.areas[duchy.area_of[h1]]).union(NEIGHBOURS[h1])
-                first = firsts[h1, v1] = (
-                    after,
-                    touched,
-                    [
-                        h
-                        for h in touched
-                        if after[h] == UNMARKED and (h in on_front or h in NEIGHBOURS[h1])
-                    ],
-                )
-            after, touched, opened = first
-            found = seconds[h1, v1, colour, value] = sorted(
-                [h for h in to(colour, value) if h not in touched]
-                + [
-                    h
-                    for h in opened
-                    if duchy.colours[h] == colour and value_error(duchy, after, h, value) is None
-                ]
-            )
-        return found
-
     pips, colours = roll.pips, roll.colours
+    firsts: dict[tuple[int, int], tuple[frozenset[int], list[tuple[int, str, frozenset[int]]]]]
+    firsts = {}
     silver: list[tuple[Mark, Mark]] = []
     for mark in plain:
         p1, c1, h1 = mark
+        v1 = pips[p1]
+        first = firsts.get((h1, v1))
+        if first is None:
+            after = list(values)
+            after[h1] = v1
+            touched = duchy.touched[h1]
+            near = NEIGHBOURS[h1]
+            first = firsts[h1, v1] = (
+                touched,
+                [  # a second mark takes a colour die as rolled
+                    (h, duchy.colours[h], allowed_values(duchy, after, h))
+                    for h in touched
+                    if after[h] == UNMARKED
+                    and duchy.colours[h] in colours
+                    and (h in on_front or h in near)
+                ],
+            )
+        touched, again = first
         for p2, c2 in ((0, 0), (0, 1), (1, 0), (1, 1)):
             if p2 != p1 or c2 != c1:
-                silver += [
-                    (mark, (p2, c2, h2)) for h2 in second(h1, pips[p1], colours[c2], pips[p2])
-                ]
+                colour, value = colours[c2], pips[p2]
+                found = sorted(
+                    [h for h in table.get(colour, _NO_ROW)[value] if h not in touched]
+                    + [h for h, col, takes in again if col == colour and value in takes]
+                )
+                silver += [(mark, (p2, c2, h2)) for h2 in found]
     return silver
 
 

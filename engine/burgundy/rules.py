@@ -149,24 +149,30 @@ class Burgundy(Game):
 
     # --- whose decision -------------------------------------------------------------------
     def to_act(self, state: BurgundyState) -> dict[int, Prompt]:
-        if self.is_over(state):
-            return {}
         if state.stage == Stage.CASTLE:
             if state.variant == "all_different":
-                return {state.picker: Prompt("pick_castle", text="choose your starting castle")}
-            return {
-                s: Prompt("pick_castle", sealed=True, text="choose your starting castle (sealed)")
-                for s in range(state.seats)
-                if not state.pending[s]
-            }
-        return {
-            s: Prompt("round", sealed=True, text=f"round {state.round}: mark a hex")
-            for s in range(state.seats)
-            if not state.pending[s]
-        }
+                prompt = Prompt("pick_castle", text="choose your starting castle")
+            else:
+                prompt = Prompt(
+                    "pick_castle", sealed=True, text="choose your starting castle (sealed)"
+                )
+        else:
+            prompt = Prompt("round", sealed=True, text=f"round {state.round}: mark a hex")
+        return {s: prompt for s in range(state.seats) if self._owes(state, s)}
+
+    @staticmethod
+    def _owes(state: BurgundyState, seat: int) -> bool:
+        """Whether ``seat`` owes a decision now (is in :meth:`to_act`): nobody once the game
+        is over, the picker in the open castle picks (all different), else every seat that
+        has not decided."""
+        if state.stage == Stage.OVER or not 0 <= seat < state.seats:
+            return False
+        if state.stage == Stage.CASTLE and state.variant == "all_different":
+            return seat == state.picker
+        return not state.pending[seat]
 
     def legal_actions(self, state: BurgundyState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if not self._owes(state, seat):
             return []
         duchy = DUCHIES[state.duchy]
         if state.stage == Stage.CASTLE:
@@ -277,16 +283,19 @@ class Burgundy(Game):
         events: list[Event] = [
             {"type": "round_resolved", "round": state.round, "decisions": actions}
         ]
-        done_before = [
-            [is_colour_complete(duchy, sheet.values, c) for c in COLOURS] for sheet in state.sheets
-        ]
+        written: list[set[str]] = []  # per seat, the colours of the hexes it marked
         for seat, action in enumerate(actions):
-            events.extend(self._carry_out(duchy, state.sheets[seat], roll, phase, seat, action))
+            writes = _writes(roll, action)
+            written.append({duchy.colours[h] for h, _ in writes})
+            events.extend(
+                self._carry_out(duchy, state.sheets[seat], roll, phase, seat, action, writes)
+            )
+        # A colour a seat completes this round is one it marked a hex of (unmarked before).
         for ci, colour in enumerate(COLOURS):
             winners = [
                 s
                 for s, sheet in enumerate(state.sheets)
-                if not done_before[s][ci] and is_colour_complete(duchy, sheet.values, colour)
+                if colour in written[s] and is_colour_complete(duchy, sheet.values, colour)
             ]
             if winners:
                 events.append(self._award_colour(state, duchy, ci, winners))
@@ -335,8 +344,16 @@ class Burgundy(Game):
         }
 
     def _carry_out(
-        self, duchy: Duchy, sheet: Sheet, roll: Roll, phase: int, seat: int, action: Action
+        self,
+        duchy: Duchy,
+        sheet: Sheet,
+        roll: Roll,
+        phase: int,
+        seat: int,
+        action: Action,
+        writes: list[tuple[int, int]],
     ) -> list[Event]:
+        """Carry out one seat's decision: the sale, then its ``writes`` (:func:`_writes`)."""
         events: list[Event] = []
         if action["sell"] and can_sell(duchy, sheet, roll):
             sold = available(duchy, sheet, COMMODITY)
@@ -356,16 +373,10 @@ class Burgundy(Game):
             got = circle(duchy, sheet, WORKER)
             events.append({"type": "took_worker", "seat": seat, "circled": got == 1})
             return events
-        bonus = action["bonus"] or {}
-        value = roll.pips[action["pip"]]
+        bonus = action["bonus"]
         if bonus:
             sheet.used[BONUS_KINDS.index(bonus["kind"])] += 1
-            if bonus["kind"] == "worker":
-                value = bonus["value"]
-        marks = [(INDEX[tuple(action["hex"])], value)]
-        if bonus.get("kind") == "silver":
-            marks.append((INDEX[tuple(bonus["hex"])], roll.pips[bonus["pip"]]))
-        for h, v in marks:
+        for h, v in writes:
             done = write(duchy, sheet, h, v, phase)
             events.append({"type": "marked", "seat": seat, "hex": list(CELLS[h]), "value": v})
             if "area" in done:
@@ -408,6 +419,18 @@ class Burgundy(Game):
                 "tie_break": "most unused bonuses, else shared",
             },
         )
+
+
+def _writes(roll: Roll, action: Action) -> list[tuple[int, int]]:
+    """The (hex, value) pairs a round's decision writes, in order (none for take_worker)."""
+    if action["type"] != "mark":
+        return []
+    bonus = action["bonus"] or {}
+    value = bonus["value"] if bonus.get("kind") == "worker" else roll.pips[action["pip"]]
+    writes = [(INDEX[tuple(action["hex"])], value)]
+    if bonus.get("kind") == "silver":
+        writes.append((INDEX[tuple(bonus["hex"])], roll.pips[bonus["pip"]]))
+    return writes
 
 
 GAME = Burgundy()

@@ -6,7 +6,7 @@ rounds or dice.
 
 from __future__ import annotations
 
-from engine.burgundy.duchy import AREA_BONUS, BONUS_KINDS, NEIGHBOURS, PIP_RANGE, Duchy
+from engine.burgundy.duchy import AREA_BONUS, BONUS_KINDS, COLOURS, NEIGHBOURS, PIP_RANGE, Duchy
 from engine.burgundy.state import AREA_POINTS, CASTLE_POINTS, UNMARKED, Sheet
 
 Error = tuple[str, str]
@@ -36,34 +36,52 @@ def mark_error(duchy: Duchy, values: list[int], h: int, colour: str, value: int)
     return value_error(duchy, values, h, value)
 
 
+PIPS = frozenset(range(1, 7))
+"""The numbers a die writes."""
+_RANGES = {colour: frozenset(range(low, high + 1)) for colour, (low, high) in PIP_RANGE.items()}
+_NONE: frozenset[int] = frozenset()
+
+
+def allowed_values(duchy: Duchy, values: list[int], h: int) -> frozenset[int]:
+    """The numbers (of :data:`PIPS`) the number rules of its colour let go in the unmarked
+    hex ``h`` now (see ``duchy.NUMBERS``): what :func:`value_error` checks."""
+    colour = duchy.colours[h]
+    fixed = _RANGES.get(colour)
+    if fixed is not None:
+        return fixed
+    if colour == "orange":
+        return PIPS.difference([values[o] for o in duchy.area_hexes[h]])
+    if colour == "yellow":
+        marked = {values[o] for o in duchy.area_hexes[h]}
+        marked.discard(UNMARKED)
+        if not marked:
+            return PIPS
+        return PIPS.intersection(marked) if len(marked) == 1 else _NONE
+    return PIPS.intersection([values[n] for n in NEIGHBOURS[h]])  # green: a castle
+
+
 def value_error(duchy: Duchy, values: list[int], h: int, value: int) -> Error | None:
-    """Why ``value`` may not go in the unmarked hex ``h`` (next to a mark, with a die of its
-    colour), or None: the number rules of its colour, the last checks of :func:`mark_error`."""
+    """Why ``value`` (one of :data:`PIPS`) may not go in the unmarked hex ``h`` (next to a
+    mark, with a die of its colour), or None: the number rules of its colour, the last
+    checks of :func:`mark_error`."""
+    if value in allowed_values(duchy, values, h):
+        return None
     hex_colour = duchy.colours[h]
     if hex_colour in PIP_RANGE:
         low, high = PIP_RANGE[hex_colour]
-        if not low <= value <= high:
-            return "value_not_allowed", f"a {hex_colour} hex takes only {low} or {high}"
-    elif hex_colour == "orange":
-        area = duchy.areas[duchy.area_of[h]]
-        if any(values[o] == value for o in area):
-            return "city_repeats_number", f"this city already has a {value}: numbers must differ"
-    elif hex_colour == "yellow":
-        area = duchy.areas[duchy.area_of[h]]
-        if any(values[o] not in (UNMARKED, value) for o in area):
-            return "pasture_numbers_differ", "every number in a pasture must be the same"
-    elif hex_colour == "green" and not any(values[n] == value for n in NEIGHBOURS[h]):
-        return "castle_number_not_adjacent", f"a castle needs a {value} already in a hex next to it"
-    return None
+        return "value_not_allowed", f"a {hex_colour} hex takes only {low} or {high}"
+    if hex_colour == "orange":
+        return "city_repeats_number", f"this city already has a {value}: numbers must differ"
+    if hex_colour == "yellow":
+        return "pasture_numbers_differ", "every number in a pasture must be the same"
+    return "castle_number_not_adjacent", f"a castle needs a {value} already in a hex next to it"
 
 
 def available(duchy: Duchy, sheet: Sheet, kind: int) -> int:
     """Unspent bonuses of ``kind`` (index into BONUS_KINDS): colour circles plus castle
     circles of marked castles, minus those checked off."""
-    square = BONUS_KINDS[kind]
-    castles = sum(
-        1 for h in duchy.castles if duchy.castle_square[h] == square and sheet.values[h] != UNMARKED
-    )
+    values = sheet.values
+    castles = len([h for h in duchy.castles_by_square[kind] if values[h] != UNMARKED])
     return sheet.circles[kind] + castles - sheet.used[kind]
 
 
@@ -82,6 +100,13 @@ def circle(duchy: Duchy, sheet: Sheet, kind: int, count: int = 1) -> int:
 
 def is_colour_complete(duchy: Duchy, values: list[int], colour: str) -> bool:
     return UNMARKED not in [values[h] for h in duchy.hexes_by_colour.get(colour, ())]
+
+
+def complete_colours(duchy: Duchy, values: list[int]) -> list[str]:
+    """The colours (of :data:`COLOURS`, in that order) whose every hex is marked."""
+    colours = duchy.colours
+    unfinished = {colours[h] for h, v in enumerate(values) if v == UNMARKED}
+    return [c for c in COLOURS if c not in unfinished]
 
 
 def write(duchy: Duchy, sheet: Sheet, h: int, value: int, phase: int) -> dict[str, object]:

@@ -27,7 +27,7 @@ from engine.burgundy.duchy import (
     ROW_LENGTHS,
     Duchy,
 )
-from engine.burgundy.sheet import available, is_colour_complete
+from engine.burgundy.sheet import available, complete_colours
 from engine.burgundy.state import (
     AREA_POINTS,
     BurgundyState,
@@ -40,14 +40,12 @@ from engine.burgundy.state import (
 from engine.contract import Game, View
 from engine.dice import Dice
 
+_ROWS = tuple((sum(ROW_LENGTHS[:r]), sum(ROW_LENGTHS[: r + 1])) for r in range(len(ROW_LENGTHS)))
+"""Each row's first and past-the-last hex index."""
+
 
 def _grid(values: list[int]) -> list[list[int | None]]:
-    out: list[list[int | None]] = []
-    i = 0
-    for n in ROW_LENGTHS:
-        out.append([None if v < 0 else v for v in values[i : i + n]])
-        i += n
-    return out
+    return [[None if v < 0 else v for v in values[start:end]] for start, end in _ROWS]
 
 
 HEX_RULES = {
@@ -133,7 +131,7 @@ def _player(duchy: Duchy, state: BurgundyState, s: int, sheet: Sheet, seat: int 
         },
         "points": list(sheet.points),
         "total": sum(sheet.points),
-        "colours_done": [c for c in COLOURS if is_colour_complete(duchy, sheet.values, c)],
+        "colours_done": complete_colours(duchy, sheet.values),
     }
 
 

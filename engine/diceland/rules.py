@@ -63,7 +63,7 @@ class DicelandOptions(Schema):
         fields.String(),
         load_default=None,
         metadata={
-            "description": 'one board per seat, named by its two sides ("A/B"), each seat '
+            "description": 'one board per seat, named by its two sides ("A/C"), each seat '
             "still choosing its side; only in an edition with boards; omitted: dealt at random"
         },
     )

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -164,6 +166,21 @@ def test_a_profile_sample_belongs_to_its_innermost_known_layer():
     assert layer_of(f"{gunicorn};{service};{stdlib}") == "service"
     assert layer_of(f"{gunicorn};{stdlib}") == "HTTP server (gunicorn)"
     assert layer_of(stdlib) == OTHER
+
+
+def test_the_profile_waits_for_py_spy_with_a_timeout_that_says_what_it_waited_for():
+    """A py-spy that neither says it samples nor exits (here a process that prints nothing)
+    stops the bench with what it waited for, instead of blocking on its output for good."""
+    sys.path.insert(0, str(ROOT))
+    from bench.worker_profile import wait_until_sampling
+
+    silent = subprocess.Popen(["sleep", "60"], stdout=subprocess.PIPE, text=True)
+    try:
+        with pytest.raises(RuntimeError, match=r"did not say it was sampling within 0\.5 s"):
+            wait_until_sampling(silent, timeout=0.5)
+    finally:
+        silent.kill()
+        silent.communicate()
 
 
 MOVE_CPU_ARGS = ("--games", "1", "--game", "kingdice", "--streams")

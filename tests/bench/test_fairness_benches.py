@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -364,3 +365,29 @@ def test_diceland_side_table_plays_every_side_forced_and_finds_each_deals_equili
     assert again.splitlines()[1:-1] == out.splitlines()[1:-1]
     made = json.loads(table.read_text())["sides"]
     assert all(set(c) <= set(b.split("/")) for d in made["4"].values() for b, c in d.items())
+
+
+def test_burgundy_tune_castles_pairs_every_castle_against_the_own_pick_or_a_named_one():
+    """``burgundy_tune.py castles``: each castle of duchy A on the same seeds, paired against
+    the heuristic's own solo pick (the commodity castle, ``SOLO_CASTLE``: +0.00 on every
+    seed) or, with ``--against worker``, against the worker castle (as RULES.md's figures)."""
+
+    def lines(*args: str) -> dict[str, str]:
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "burgundy_tune.py"), "castles", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "COLUMNS": "300"},
+        )
+        assert out.returncode == 0, out.stderr[-3000:]
+        found = re.findall(r"^castle \[\d, \d\] \((\w+)\): (.*)$", out.stdout, re.MULTILINE)
+        return dict(found)
+
+    own = lines("--games", "2", "--first", "0")
+    assert sorted(own) == ["commodity", "monk", "silver", "worker"]
+    assert own["commodity"].endswith("against the own pick +0.00 (95% CI +0.00 to +0.00)")
+    worker = lines("--games", "2", "--first", "0", "--against", "worker")
+    assert worker["worker"].endswith("against the worker castle +0.00 (95% CI +0.00 to +0.00)")
+    assert "against the worker castle +0.00" not in worker["commodity"]

@@ -578,3 +578,14 @@ def test_names_and_problems_from_the_server_print_as_written(live_server: str) -
     missing = dicehall(live_server, "tournament", "show", "[red]x")
     assert missing.exit_code == ExitStatus.NOT_FOUND, missing.output
     assert "'[red]x'" in missing.stderr
+
+
+def test_a_seed_from_the_server_prints_as_written(live_server: str) -> None:
+    """A game's seed is any text its creator chose, published at the end: `dicehall replay`
+    of a game seeded '[/bold]x' ended in MarkupError (exit 1) for everyone replaying it."""
+    client = Client(live_server)
+    made = client.create_game("toy", [{"kind": "bot"}, {"kind": "bot"}], seed="[/bold]x")
+    wait_over(client, made["id"])
+    result = dicehall(live_server, "replay", made["id"])
+    assert result.exit_code == 0, result.output
+    assert "seed [/bold]x" in result.output

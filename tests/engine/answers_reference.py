@@ -12,20 +12,10 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from engine.burgundy.duchy import BONUS_KINDS, CELLS, DUCHIES, NEIGHBOURS, Duchy
+from engine.burgundy.duchy import BONUS_KINDS, CELLS, DUCHIES, NEIGHBOURS, PIP_RANGE, Duchy
 from engine.burgundy.duchy import COLOURS as BURGUNDY_COLOURS
-from engine.burgundy.legal import (
-    MONK,
-    SILVER,
-    WORKER,
-    Mark,
-    _targets,
-    can_sell,
-    frontier_by_colour,
-    plain_marks,
-    silver_from_sale,
-)
-from engine.burgundy.sheet import available, frontier, value_error
+from engine.burgundy.legal import COMMODITY, MONK, SILVER, WORKER, Mark
+from engine.burgundy.sheet import frontier
 from engine.burgundy.state import UNMARKED, BurgundyState, Roll, Sheet, Stage, column_size
 from engine.burgundy.view import _grid, duchy_view
 from engine.carcassonne import city as geometry
@@ -243,6 +233,76 @@ def diceland_describe(game: Any, state: DicelandState, seat: int, action: Action
 
 def _hexlist(h: int) -> list[int]:
     return [CELLS[h][0], CELLS[h][1]]
+
+
+def value_error(duchy: Duchy, values: list[int], h: int, value: int) -> tuple[str, str] | None:
+    """Why ``value`` may not go in the unmarked hex ``h`` (next to a mark, with a die of its
+    colour), or None: the number rules of its colour."""
+    hex_colour = duchy.colours[h]
+    if hex_colour in PIP_RANGE:
+        low, high = PIP_RANGE[hex_colour]
+        if not low <= value <= high:
+            return "value_not_allowed", f"a {hex_colour} hex takes only {low} or {high}"
+    elif hex_colour == "orange":
+        area = duchy.areas[duchy.area_of[h]]
+        if any(values[o] == value for o in area):
+            return "city_repeats_number", f"this city already has a {value}: numbers must differ"
+    elif hex_colour == "yellow":
+        area = duchy.areas[duchy.area_of[h]]
+        if any(values[o] not in (UNMARKED, value) for o in area):
+            return "pasture_numbers_differ", "every number in a pasture must be the same"
+    elif hex_colour == "green" and not any(values[n] == value for n in NEIGHBOURS[h]):
+        return "castle_number_not_adjacent", f"a castle needs a {value} already in a hex next to it"
+    return None
+
+
+def available(duchy: Duchy, sheet: Sheet, kind: int) -> int:
+    """Unspent bonuses of ``kind``: colour circles plus castle circles of marked castles,
+    minus those checked off."""
+    square = BONUS_KINDS[kind]
+    castles = sum(
+        1 for h in duchy.castles if duchy.castle_square[h] == square and sheet.values[h] != UNMARKED
+    )
+    return sheet.circles[kind] + castles - sheet.used[kind]
+
+
+def can_sell(duchy: Duchy, sheet: Sheet, roll: Roll) -> bool:
+    """The double hourglass was rolled and the seat holds a commodity to sell."""
+    return roll.hourglass == 2 and available(duchy, sheet, COMMODITY) > 0
+
+
+def silver_from_sale(duchy: Duchy, sheet: Sheet) -> int:
+    """Silver a sale of every commodity would circle now (capped by the silver track)."""
+    room = max(0, duchy.bonus_limits[SILVER] - sheet.circles[SILVER])
+    return min(room, available(duchy, sheet, COMMODITY))
+
+
+def _targets(
+    duchy: Duchy, values: list[int], front: dict[str, list[int]], colour: str, value: int
+) -> list[int]:
+    """The hexes of ``front`` (the frontier by colour) where a ``colour`` die may write
+    ``value``."""
+    return [h for h in front.get(colour, ()) if value_error(duchy, values, h, value) is None]
+
+
+def frontier_by_colour(duchy: Duchy, hexes: list[int]) -> dict[str, list[int]]:
+    """The frontier's hexes ``hexes`` (in index order) by their colour."""
+    front: dict[str, list[int]] = {}
+    for h in hexes:
+        front.setdefault(duchy.colours[h], []).append(h)
+    return front
+
+
+def plain_marks(
+    duchy: Duchy, values: list[int], roll: Roll, front: dict[str, list[int]]
+) -> list[Mark]:
+    """Every mark possible with the dice as rolled (no bonus), in a stable order."""
+    return [
+        (p, c, h)
+        for p in (0, 1)
+        for c in (0, 1)
+        for h in _targets(duchy, values, front, roll.colours[c], roll.pips[p])
+    ]
 
 
 def burgundy_round_actions(duchy: Duchy, sheet: Sheet, roll: Roll) -> list[Action]:

@@ -98,6 +98,30 @@ def test_a_solo_game_starts_from_the_commodity_castle_and_a_seated_one_as_before
     assert square("A", HeuristicBot().choose(view, legal, random.Random(0))) == "worker"
 
 
+def test_the_saved_solo_search_from_the_commodity_castle_holds_the_rules_pages_figures():
+    """The saved per-seed log of the search (720 simulations) from the commodity castle on
+    the target's seeds (RULES.md, *The commodity castle*): 56 seeds, solo-0 to solo-27 and
+    solo-100 to solo-127; the search's mean 59.86 (58.47-61.24), the paired gain over its
+    heuristic +3.38 (+1.88 to +4.87), better on 37 seeds and worse on 16."""
+    import json
+    from pathlib import Path
+
+    from bench.search import mean_ci
+
+    saved = Path(__file__).parents[2] / "bench/burgundy_runs/solo_search_720_commodity.jsonl"
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    expected = [f"solo-{n}" for n in [*range(28), *range(100, 128)]]
+    assert sorted(r["seed"] for r in rows) == sorted(expected)
+    search, half = mean_ci([r["search"] for r in rows])
+    assert (round(search, 2), round(search - half, 2), round(search + half, 2)) == (
+        59.86, 58.47, 61.24
+    )  # fmt: skip
+    gains = [r["search"] - r["heuristic"] for r in rows]
+    gain, half = mean_ci(gains)
+    assert (round(gain, 2), round(gain - half, 2), round(gain + half, 2)) == (3.38, 1.88, 4.87)
+    assert (sum(g > 0 for g in gains), sum(g < 0 for g in gains)) == (37, 16)
+
+
 def test_fast_heuristic_makes_the_same_decisions_as_the_whole_sheet_recomputation():
     import random
 

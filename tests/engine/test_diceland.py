@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
@@ -13,7 +14,7 @@ from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
 from engine.diceland.bots import all_distances
 from engine.diceland.maps import BOARD_SIDES, MAP_DATA
-from engine.diceland.rules import TURN_LIMIT
+from engine.diceland.rules import TURN_LIMIT, DicelandOptions
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
 
@@ -291,6 +292,14 @@ def test_ruling_boards_can_be_assigned_but_not_with_maps_or_in_an_edition_withou
     ):
         with pytest.raises(InvalidOptions, match=why):
             GAME.validate_options(2, options)
+
+
+def test_the_boards_options_description_names_a_board_of_the_current_edition():
+    """The option's description (what a client reads of it) gives a board that can be
+    asked for: edition 6's boards are A/C B/H D/E F/G, so "A/B" would be refused."""
+    description = DicelandOptions().fields["boards"].metadata["description"]
+    [example] = re.findall(r'"([A-H]/[A-H])"', description)
+    assert GAME.validate_options(2, {"boards": [example, "D/E"]})["boards"][0] == example
 
 
 def test_rule_start_hex_is_crossed_and_first_player_throws_six_dice():

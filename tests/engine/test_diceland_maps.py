@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import statistics
 from math import sqrt
 from pathlib import Path
 
@@ -425,6 +426,31 @@ def test_a_game_dealt_on_edition_five_replays_with_its_maps_dealt_as_then():
     assert dump(again.state) == dump(played.state)
 
 
+DEALT_BEFORE_SIX = [
+    # seats, the edition a log of the time stored in its options (None: none, edition 1);
+    # the maps, first player and first throw the code before edition 6 (d25d70a5) dealt
+    # from the dice of seed before-six-{seats}-{edition}
+    (2, 5, "DA", 0, "red blue red yellow blue grey"),
+    (3, 5, "FCA", 1, "yellow blue orange orange red blue"),
+    (4, 5, "BGAD", 1, "yellow yellow green red green green"),
+    (3, 4, "DCA", 1, "orange grey blue grey grey grey"),
+    (4, None, "HBEF", 0, "yellow orange red blue orange orange"),
+]
+
+
+@pytest.mark.parametrize(("seats", "edition", "maps", "first", "throw"), DEALT_BEFORE_SIX)
+def test_rule_a_game_of_editions_one_to_five_is_dealt_as_it_was_before_edition_six(
+    seats, edition, maps, first, throw
+):
+    """The deal of editions 1-5 is the one their logs were made with (RULES.md, *Editions*):
+    the same maps, first player and first throw from the same dice as the code before
+    edition 6 dealt them, so a saved log replays exactly (edition 6 deals boards instead)."""
+    options = {"maps": None} if edition is None else {"maps": None, "edition": edition}
+    state = GAME.setup(seats, options, Dice(f"before-six-{seats}-{edition or 1}"))
+    assert (state.maps, state.active, state.last_throw) == (list(maps), first, throw.split())
+    assert state.phase == "choose" and not state.boards
+
+
 def test_new_games_play_the_current_edition_and_show_its_maps():
     options = GAME.validate_options(2, {"maps": ["E", "B"]})
     assert options["edition"] == EDITION == max(EDITIONS)
@@ -521,3 +547,23 @@ def test_with_sides_picked_at_random_every_board_is_inside_at_four_seats_on_ever
              for d in saved["runs"]["2"][0]}  # fmt: skip
     assert [d for d, r in rates.items() if abs(r - 0.5) > 0.05] == ["B/H D/E"]
     assert all(abs(r - 0.5) <= 0.055 for r in rates.values())
+
+
+def test_the_heuristics_second_judging_run_holds_the_rules_pages_figures():
+    """The heuristic's second judging run of the boards on fresh seeds (``t14``, saved beside
+    ``b6_run.json``; RULES.md, *A second judging run*): of the current maps and boards, 2 of
+    4 boards and 5 of 6 pairs inside; with ``t13`` (the saved run above) every pair inside,
+    0.458-0.540, and The Ridges/The Rim (B/H) the strongest board, 0.291, on the band's edge."""
+    second = json.loads(BOARDS_RUN.with_name("b6_t14_heuristic.json").read_text())
+    assert second["maps_sha256"] == layouts_digest() and second["tag"] == "t14"
+    assert second["boards"] == [board_name(b) for b in BOARD_SIDES[EDITION]]
+    assert inside(second["heuristic"]) == (2, 5)
+    first = json.loads(BOARDS_RUN.read_text())["heuristic"]
+    both = {
+        kind: {k: first[kind][k] + second["heuristic"][kind][k] for k in first[kind]}
+        for kind in ("four_seat", "heads_up")
+    }
+    pairs = [statistics.fmean(u) for u in both["heads_up"].values()]
+    assert (round(min(pairs), 3), round(max(pairs), 3)) == (0.458, 0.540)
+    shares = {b: round(statistics.fmean(u), 3) for b, u in both["four_seat"].items()}
+    assert max(shares, key=shares.__getitem__) == "B/H" and shares["B/H"] == 0.291

@@ -383,6 +383,15 @@ def test_cursor_that_redis_would_refuse_is_a_validation_problem(client, cursor):
     assert stream.status_code == 400 and stream.get_json()["code"] == "bad_request"
 
 
+@pytest.mark.parametrize("cursor", ["0\n", "1-1\n"])
+def test_a_cursor_with_a_last_newline_is_a_validation_problem(client, cursor):
+    # a query may carry one (after=0%0A); Python's '$' matches before it: the cursor was
+    # taken as valid, and answered 500 ("0\n") or 503 (Redis refused "1-1\n")
+    game = create_toy(client)
+    reply = client.get(f"/v1/games/{game['id']}/events", query_string={"after": cursor})
+    assert reply.status_code == 422 and reply.get_json()["code"] == "validation_failed"
+
+
 def test_largest_valid_cursor_is_accepted(client):
     game = create_toy(client)
     cursor = f"{2**64 - 1}-{2**64 - 1}"

@@ -272,7 +272,13 @@ def test_a_surrogate_pair_is_a_character_like_any_other(server) -> None:
     assert reply.json()["seats"][0]["name"] == "ann \N{GAME DIE}"
 
 
-@pytest.mark.parametrize("name", [b"ann\\u0007", b"\\u001b[31mred", b"a\\u0000b", b"x\\u009by"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *(b"ann\\u0007", b"\\u001b[31mred", b"a\\u0000b", b"x\\u009by", b"ann\\n", b"ann\\r\\n"),
+        *(b"a\\ufffe", b"\\uffffb", "a\uffff".encode()),  # not characters: no XML holds them
+    ],
+)
 def test_a_name_with_a_control_character_is_malformed(server, name) -> None:
     """Names are read by people: in a terminal (an escape would be obeyed) and in the SVG
     pictures (XML holds no control character: one entrant's name made a tournament's chart
@@ -292,6 +298,9 @@ def test_a_name_with_a_control_character_is_malformed(server, name) -> None:
         ("POST /v1/bots", ("name",), "bell\u0007"),
         ("POST /v1/bots", ("owner",), "ann@example.org\r\nX: y"),
         ("POST /v1/tournaments", ("participants", 0, "name"), "r\u001b"),
+        ("POST /v1/bots", ("name",), "bot\n"),  # a last newline too ('$' matches before it)
+        ("POST /v1/tournaments", ("participants", 0, "name"), "random\n"),
+        ("POST /v1/tournaments", ("participants", 0, "name"), "r\uffff"),  # a chart's SVG
     ],
 )
 def test_bot_and_entrant_names_refuse_control_characters(server, path, field, bad) -> None:

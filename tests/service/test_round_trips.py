@@ -366,6 +366,36 @@ def test_a_bot_job_reads_its_game_with_its_preparation(api, private_redis, monke
     assert calls.get("watch") is None and calls.get("smembers") is None, calls
 
 
+def test_a_bot_job_plays_with_the_settings_its_read_ahead_was_made_with(
+    api, private_redis, monkeypatch
+):
+    # The worker reads its environment once (Settings() costs ~30 us) and reads the job's
+    # game with those settings; the job plays with the same ones, not with settings it
+    # reads again (which the read-ahead carried, unused: the job read the game under the
+    # worker's key prefix and committed under another).
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    warm_rq(api)
+    with live_worker(private_redis, os.environ.get("DICEHALL_QUEUE", "dicehall")) as (
+        worker,
+        queue,
+    ):
+        queue.empty()  # the jobs of other tests' games
+        no_game_bot_job(queue)
+        worker.execute_job(*worker.dequeue_job_and_maintain_ttl(timeout=1))  # reads them
+        game_id, _, _ = bot_due_move(api, private_redis)
+        version = int(private_redis.hget(f"dh:{{{game_id}}}:game", "version"))
+        monkeypatch.setenv("DICEHALL_PREFIX", "elsewhere")  # not the worker's any more
+        dequeued = worker.dequeue_job_and_maintain_ttl(timeout=1)
+        assert dequeued is not None and dequeued[0].args[0] == game_id, dequeued
+        worker.execute_job(*dequeued)
+    outcome = dequeued[0].return_value()
+    assert outcome is not None and outcome.startswith("done after"), outcome
+    assert int(private_redis.hget(f"dh:{{{game_id}}}:game", "version")) > version, outcome
+    assert not private_redis.keys("elsewhere:*")
+
+
 def test_only_a_bot_job_with_the_queue_on_its_games_redis_reads_ahead(private_redis, monkeypatch):
     # The worker reads the game on its own connection to the queue's Redis: with the queue
     # elsewhere (DICEHALL_QUEUE_URL) the job reads its game itself, as any other job does.

@@ -1,8 +1,8 @@
 """Search bots in service seats: per-seat budgets, played by real rq workers, reproducible.
 
-The worker seeds each bot decision from the game's commitment, version and seat, so a search
+The worker seeds each bot decision from the game's secret seed, version and seat, so a search
 bot with an iteration budget makes the same moves when its decisions are recomputed here
-from the log alone.
+from the log alone, once the game's end publishes the seed.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_search_seat_with_an_iteration_budget_plays_to_the_end_in_the_workers(
         seat, action = entry["seat"], entry["action"]
         if seat == 0:
             bot = engine_game.bots["search"](iterations=4)
-            rng = random.Random(f"{game['commitment']}:{entry['version'] - 1}:{seat}")
+            rng = random.Random(f"{log['seed']}:{entry['version'] - 1}:{seat}")
             legal = engine_game.legal_actions(state, seat)
             assert bot.choose(engine_game.view(state, seat), legal, rng) == action
             searched += 1

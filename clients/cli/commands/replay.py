@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from clients.cli.console import console
+from clients.cli.console import console, shown
 from clients.cli.options import pass_client
 from clients.cli.render import compact, seat_names
 from clients.sdk import Client
@@ -35,7 +35,7 @@ def replay(client: Client, game_id: str, draws: bool) -> None:
     )
     console.print(f"seed commitment {log.get('commitment')}")
     if log.get("seed"):
-        console.print(f"seed {log['seed']}")
+        console.print(f"seed {shown(log['seed'])}")
     table = Table(header_style="bold", expand=False)
     table.add_column("turn", justify="right")
     table.add_column("seat")
@@ -51,8 +51,8 @@ def replay(client: Client, game_id: str, draws: bool) -> None:
             what += " [yellow](deadline fallback)[/]"
         row = [str(entry.get("n")), who, what]
         if draws:
-            shown = entry.get("draws")
-            row.append(" ".join(f"{v}/{n}" for _, n, v in shown) if shown else "")
+            drawn = entry.get("draws")
+            row.append(" ".join(f"{v}/{n}" for _, n, v in drawn) if drawn else "")
         table.add_row(*row)
     console.print(table)
     if summary.get("result"):

@@ -187,7 +187,7 @@ def start(
         return
     finished = follow(client, created["id"], poll)
     console.print(standings_table(finished))
-    console.print(f"status {finished.get('status')}; seed {finished.get('seed')}")
+    console.print(f"status {finished.get('status')}; seed {shown(finished.get('seed'))}")
     chart = Path(chart_path or f"tournament-{created['id']}.svg")
     chart.write_text(client.tournament_chart_svg(created["id"]))
     console.print(f"ratings chart: {chart}")

@@ -82,7 +82,7 @@ def boards_of(edition: int) -> tuple[tuple[str, str], ...]:
 
 
 def board_name(sides: tuple[str, str] | list[str]) -> str:
-    """A board's name: its two sides' letters, front first (``"A/B"``)."""
+    """A board's name: its two sides' letters, front first (``"A/C"``)."""
     return "/".join(sides)
 
 
