@@ -347,6 +347,26 @@ def test_diceland_boards_plays_the_four_boards_with_sides_picked_and_saves_every
     assert len(data["random"]["four_seat"]["A/C"]) == 2 and len(data["random"]["heads_up"]) == 6
 
 
+def test_diceland_side_table_plays_every_side_forced_and_finds_each_deals_equilibrium(tmp_path):
+    """``diceland_side_table.py``: every set of boards, side combination and rotation at 2, 3
+    and 4 seats on one dice seed; each board's paired side advantage, each deal's equilibrium
+    and the shares at random, by the better side and by the equilibrium; the run saved with
+    the maps it measured, read again by ``--load``, and the equilibria written."""
+    table, saved = tmp_path / "table.json", tmp_path / "run.json"
+    out = run_bench("diceland_side_table.py", "--seeds", "1", "--save", str(saved))
+    assert re.search(r"4 seats, 1 seeds:\n  side advantage .*A/C -?0\.\d{3}±0\.\d{3}", out), out
+    assert re.search(r"A/C B/H D/E F/G: equilibrium \w+ \w+ \w+ \w+ \(", out), out
+    for label in ("at random", "better side", "by the equilibrium"):
+        assert re.search(label + r" \d\.\d{3}±", out), (label, out)
+    data = json.loads(saved.read_text())
+    assert data["boards"] == ["A/C", "B/H", "D/E", "F/G"] and data["maps_sha256"]
+    assert len(data["runs"]["3"][0]) == 4 and len(data["runs"]["2"][0]["A/C B/H"]) == 4
+    again = run_bench("diceland_side_table.py", "--load", str(saved), "--table", str(table))
+    assert again.splitlines()[1:-1] == out.splitlines()[1:-1]
+    made = json.loads(table.read_text())["sides"]
+    assert all(set(c) <= set(b.split("/")) for d in made["4"].values() for b, c in d.items())
+
+
 def test_burgundy_tune_castles_pairs_every_castle_against_the_own_pick_or_a_named_one():
     """``burgundy_tune.py castles``: each castle of duchy A on the same seeds, paired against
     the heuristic's own solo pick (the commodity castle, ``SOLO_CASTLE``: +0.00 on every
