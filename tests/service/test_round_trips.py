@@ -276,6 +276,22 @@ def live_worker(private_redis: redis.Redis, queue_name: str) -> Iterator[tuple[A
         worker.register_death()
 
 
+@contextlib.contextmanager
+def worker_on_the_games_redis(api, private_redis, monkeypatch) -> Iterator[tuple[Any, Any]]:
+    """A live service worker whose queue is on the game's Redis (the worker reads ``REDIS_URL``
+    for its games), rq warmed up and the queue emptied of other tests' games' jobs."""
+    url = private_redis.connection_pool.connection_kwargs
+    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
+    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
+    warm_rq(api)
+    with live_worker(private_redis, os.environ.get("DICEHALL_QUEUE", "dicehall")) as (
+        worker,
+        queue,
+    ):
+        queue.empty()
+        yield worker, queue
+
+
 def test_the_workers_heartbeat_takes_one_round_trip(private_redis):
     # rq sends its heartbeat (last_heartbeat, the TTLs of the worker's key and its
     # executions' key) unpipelined, three round trips, before and after every dequeue and
@@ -338,15 +354,7 @@ def test_a_bot_job_reads_its_game_with_its_preparation(api, private_redis, monke
     # The queue is on the game's Redis: the bot job's first read of its game (HMGET) rides
     # the worker's preparation of the job (one transaction), so from the job's read to the
     # bot's commit there is one round trip, not two, while the API still answers the move.
-    url = private_redis.connection_pool.connection_kwargs
-    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")  # the worker's
-    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
-    warm_rq(api)
-    with live_worker(private_redis, os.environ.get("DICEHALL_QUEUE", "dicehall")) as (
-        worker,
-        queue,
-    ):
-        queue.empty()  # the jobs of other tests' games
+    with worker_on_the_games_redis(api, private_redis, monkeypatch) as (worker, _):
         game_id, _, _ = bot_due_move(api, private_redis)
         worker.get_redis_server_version()  # read once per worker, not per job
         worker.run_maintenance_tasks()  # rq's cleaning of its registries: every few minutes
@@ -373,15 +381,7 @@ def test_a_bot_job_plays_with_the_settings_its_read_ahead_was_made_with(
     # game with those settings; the job plays with the same ones, not with settings it
     # reads again (which the read-ahead carried, unused: the job read the game under the
     # worker's key prefix and committed under another).
-    url = private_redis.connection_pool.connection_kwargs
-    monkeypatch.setenv("REDIS_URL", f"redis://{url['host']}:{url['port']}/0")
-    monkeypatch.delenv("DICEHALL_QUEUE_URL", raising=False)
-    warm_rq(api)
-    with live_worker(private_redis, os.environ.get("DICEHALL_QUEUE", "dicehall")) as (
-        worker,
-        queue,
-    ):
-        queue.empty()  # the jobs of other tests' games
+    with worker_on_the_games_redis(api, private_redis, monkeypatch) as (worker, queue):
         no_game_bot_job(queue)
         worker.execute_job(*worker.dequeue_job_and_maintain_ttl(timeout=1))  # reads them
         game_id, _, _ = bot_due_move(api, private_redis)
