@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import requests
 from click.testing import CliRunner, Result
 
+from clients.cli.bot_runner import BotRunner
 from clients.cli.errors import ExitStatus
 from clients.cli.main import cli
 from clients.sdk import Client
@@ -298,3 +300,29 @@ def test_tournament_start_sets_a_time_bank(live_server: str) -> None:
         *("tournament", "start", "toy", "--bot", "random", "--bot", "random", "--time-bank", "x"),
     )
     assert bad.exit_code == 2 and "START+INC" in bad.output
+
+
+def test_bot_run_asks_for_minimal_answers_to_its_moves(live_server: str) -> None:
+    # The runner's strategies read each decision's view from its notice, never from a move's
+    # answer: every move it posts asks for the minimal answer, and the service applies it.
+    account, token = register(live_server, "minimalbot")
+    game_id = game_against_random(live_server, account)
+    moves: list[requests.Response] = []
+    session = requests.Session()
+    session.hooks["response"].append(
+        lambda reply, *args, **kwargs: (
+            moves.append(reply)
+            if reply.request.method == "POST" and reply.request.path_url.endswith("/actions")
+            else None
+        )
+    )
+    runner = BotRunner(
+        Client(live_server, token, session=session), load_strategy("first"), quiet=True, parallel=1
+    )
+    runner.run(max_games=1, idle=60)
+    assert Client(live_server).game(game_id)["status"] == "over"
+    assert len(moves) == 4, [m.status_code for m in moves]
+    for reply in moves:
+        assert reply.request.headers["Prefer"] == "return=minimal"
+        assert reply.headers["Preference-Applied"] == "return=minimal"
+        assert reply.json()["view"] is None
