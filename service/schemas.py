@@ -783,8 +783,16 @@ class ParticipantSchema(Schema):
     """A tournament entrant: a bundled bot or an external bot account."""
 
     name = readable(1, 64, required=True)
-    bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
-    account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
+    bot = fields.String(
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "a bundled bot of the game"},
+    )
+    account = fields.String(
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "an external bot account id"},
+    )
     budget_ms = fields.Float(
         allow_none=True,
         validate=validate.Range(min=1, max=MAX_BUDGET_MS),
