@@ -298,6 +298,13 @@ class SearchBot(Bot):
         self.look = self.lookahead_class(get_game(self.game_name))
         self.last: Decision | None = None
 
+    def limit(self, seconds: float) -> None:
+        """Think at most ``seconds`` (at least a millisecond) on each decision from now on:
+        a longer time budget is cut to it, and an ``iterations`` budget gets it beside
+        (whichever ends first), so that a seat with a deadline answers before it."""
+        most = max(1.0, seconds * 1000)
+        self.budget_ms = most if self.budget_ms is None else min(self.budget_ms, most)
+
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         self.last = None
         if len(legal) == 1:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import dice as dice_mod
 from engine.contract import Action, Bot, Event, Game, Prompt
+from engine.search import SearchBot
 from service.announce import stream_entries
 from service.store import GameRecord, GameStatus
 
@@ -135,6 +136,23 @@ def bot_rng(record: GameRecord, decision: int, seat: int, purpose: str = "") -> 
     replay recomputes it once the seed is published. (Seeded from the public commitment, an
     opponent could compute a bot's sealed pick before making their own.)"""
     return random.Random(f"{record.seed}:{decision}:{seat}{purpose}")
+
+
+DEADLINE_MARGIN = 0.2
+"""Seconds a bundled search bot leaves itself before its seat's deadline, to commit its move."""
+
+
+def seat_bot(game: Game, record: GameRecord, seat: int, now: float) -> Bot:
+    """The bundled bot that plays ``seat`` (a bot seat), with its options; a search bot
+    thinks no later than :data:`DEADLINE_MARGIN` before the seat's deadline
+    (``decision_seconds`` or its clock), which its ``budget_ms`` or ``iterations`` may pass."""
+    info = record.seats[seat]
+    assert info.bot is not None, f"seat {seat} is not a bot seat"
+    bot = game.bots[info.bot](**(info.bot_options or {}))
+    deadline = record.deadline(seat)
+    if deadline is not None and isinstance(bot, SearchBot):
+        bot.limit(deadline - now - DEADLINE_MARGIN)
+    return bot
 
 
 def bot_choice(bot: Bot, game: Game, state: Any, seat: int, rng: Any) -> Action:
