@@ -299,8 +299,11 @@ def run_match(
     """Play pairs until the SPRT decides (not before ``min_pairs``) or ``max_pairs``.
 
     ``a`` and ``b`` are bot specs (see :func:`parse_bot`), played in this process unless
-    ``deal`` plays them elsewhere. Raises ValueError for a bad spec, seat count or options.
+    ``deal`` plays them elsewhere. Raises ValueError for a bad spec, seat count or options,
+    or ``min_pairs`` above ``max_pairs`` (the test would never be consulted).
     """
+    if min_pairs > max_pairs:
+        raise ValueError(f"min_pairs ({min_pairs}) is more than max_pairs ({max_pairs})")
     sprt = sprt or Sprt()
     try:
         opts = game.validate_options(seats, options or {})
