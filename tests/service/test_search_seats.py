@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import requests
 
 from engine.dice import Dice
@@ -56,6 +57,40 @@ def test_seat_budget_is_checked_against_the_bot(client):
     assert "heuristic" in refused.get_json()["detail"]
     too_big = create_with({"kind": "bot", "bot": "search", "budget_ms": 10**7})
     assert too_big.status_code == 422
+
+
+ACCOUNT = "a1b2c3d4e5f6"
+
+
+@pytest.mark.parametrize(
+    ("seat", "field"),
+    [
+        ({"kind": "human", "budget_ms": 200}, "budget_ms"),
+        ({"kind": "human", "iterations": 50}, "iterations"),
+        ({"kind": "human", "bot": "search"}, "bot"),
+        ({"kind": "human", "account": ACCOUNT}, "account"),
+        ({"kind": "bot", "bot": "search", "account": ACCOUNT}, "account"),
+        ({"kind": "external", "account": ACCOUNT, "budget_ms": 200}, "budget_ms"),
+        ({"kind": "external", "account": ACCOUNT, "bot": "search"}, "bot"),
+    ],
+)
+def test_a_seat_refuses_a_field_of_another_kind_of_seat(client, seat, field):
+    # it was ignored: a human seat asked to search for 200 ms was created as a plain seat
+    reply = client.post("/v1/games", json={"game": "kingdice", "seats": [seat, {"kind": "bot"}]})
+    assert reply.status_code == 422, reply.get_json()
+    assert reply.get_json()["code"] == "validation_failed"
+    assert field in str(reply.get_json()["errors"])
+
+
+@pytest.mark.parametrize("setting", [{"budget_ms": 200}, {"iterations": 50}])
+def test_a_tournament_account_refuses_a_bundled_bots_setting(client, setting):
+    account = client.post("/v1/bots", json={"name": "ext", "owner": "o@x"}).get_json()
+    entrant = {"name": "e", "account": account["id"], **setting}
+    spec = {"game": "toy", "participants": [entrant, {"name": "r", "bot": "random"}], "games": 1}
+    reply = client.post("/v1/tournaments", json=spec)
+    assert reply.status_code == 422, reply.get_json()
+    assert reply.get_json()["code"] == "validation_failed"
+    assert next(iter(setting)) in str(reply.get_json()["errors"])
 
 
 def test_an_iteration_budget_stays_inside_a_bot_jobs_timeout(client, redis_client):
