@@ -45,10 +45,9 @@ DEFAULT_BUDGET_MS = 1000.0
 MAX_BUDGET_MS = 10_000.0
 """The largest time budget a seat may ask for."""
 MAX_ITERATIONS = 10_000
-"""The largest iteration budget a seat may ask for: at the slowest game's simulations (Diceland's
-fitted search, 2-4 ms each on the shared 2-core machine) a decision stays under a minute, well
-inside a bot job's timeout (``service.runtime.JOB_TIMEOUT``, 300 s); at 100,000 it could pass
-it, and a job killed by its timeout plays no move."""
+"""The largest iteration budget a seat may ask for. At the slowest game's simulations
+(Burgundy's with five seats, up to 12 ms each on the shared 2-core machine) it is two minutes
+of a core; the service cuts a decision at a minute (``service.moves.THINKING_SECONDS``)."""
 FIRST_CUT = 4
 """Worlds played before the first halving of the candidates."""
 SWITCH_Z = 2.0

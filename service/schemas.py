@@ -161,7 +161,8 @@ class SeatSpecSchema(Schema):
         validate=validate.Range(min=1, max=MAX_ITERATIONS),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "
-            "budget (reproducible from the game's seed)"
+            "budget (reproducible from the game's seed), cut at a minute and before the "
+            "seat's deadline"
         },
     )
     account = fields.String(
@@ -816,7 +817,8 @@ class ParticipantSchema(Schema):
         validate=validate.Range(min=1, max=MAX_ITERATIONS),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "
-            "budget (reproducible from the game's seed)"
+            "budget (reproducible from the game's seed), cut at a minute and before the "
+            "seat's deadline"
         },
     )
 

@@ -10,8 +10,8 @@ import pytest
 from engine.contract import RandomBot
 from engine.dice import Dice
 from engine.games import get_game
-from engine.search import SearchBot
-from service.moves import DEADLINE_MARGIN, bot_choice, seat_bot
+from engine.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MAX_ITERATIONS, SearchBot
+from service.moves import DEADLINE_MARGIN, THINKING_SECONDS, bot_choice, seat_bot
 from service.store import GameRecord, SeatRecord
 
 GAMES = ("carcassonne", "burgundy", "diceland", "kingdice")
@@ -88,3 +88,12 @@ def test_a_search_seat_thinks_no_longer_than_its_deadline_leaves() -> None:
     assert search_bot(search_seat_record({"budget_ms": 6000}), 100.0).budget_ms == 6000
     heuristic = seat_bot(get_game("kingdice"), timed, 1, 100.0)
     assert not isinstance(heuristic, SearchBot), "the heuristic has no budget to cut"
+
+
+def test_a_search_seat_thinks_a_minute_at_most_whatever_its_iterations() -> None:
+    counted = search_bot(search_seat_record({"iterations": MAX_ITERATIONS}), 100.0)
+    assert (counted.iterations, counted.budget_ms) == (MAX_ITERATIONS, 1000 * THINKING_SECONDS)
+    timed = search_bot(search_seat_record({"budget_ms": MAX_BUDGET_MS}), 100.0)
+    assert timed.budget_ms == MAX_BUDGET_MS < 1000 * THINKING_SECONDS
+    late = search_seat_record({}, decision_seconds=3600.0)
+    assert search_bot(late, 100.0).budget_ms == DEFAULT_BUDGET_MS
