@@ -37,6 +37,10 @@ PRIOR_VARIANCE = 0.25
 """The variance of the one pseudo-pair the SPRT's variance estimate starts from."""
 
 
+SHARE_FLOOR = 1e-6
+"""How close to 0 or 1 a share is taken when it is read as an Elo difference."""
+
+
 def elo_to_share(elo: float) -> float:
     """The expected share of a player ``elo`` points stronger (logistic)."""
     return 1 / (1 + 10 ** (-elo / 400))
@@ -44,8 +48,13 @@ def elo_to_share(elo: float) -> float:
 
 def share_to_elo(share: float) -> float:
     """The Elo difference that gives ``share`` (clamped away from 0 and 1)."""
-    share = min(max(share, 1e-6), 1 - 1e-6)
+    share = min(max(share, SHARE_FLOOR), 1 - SHARE_FLOOR)
     return -400 * math.log10(1 / share - 1)
+
+
+MAX_ELO = round(share_to_elo(1), 1)
+"""The largest Elo difference a share tells apart (2400.0): a hypothesis beyond it is one no
+match can show (and far beyond, its expected share is not a float)."""
 
 
 def parse_bot(game: Game, spec: str) -> tuple[str, Callable[[], Bot]]:
@@ -290,8 +299,11 @@ def run_match(
     """Play pairs until the SPRT decides (not before ``min_pairs``) or ``max_pairs``.
 
     ``a`` and ``b`` are bot specs (see :func:`parse_bot`), played in this process unless
-    ``deal`` plays them elsewhere. Raises ValueError for a bad spec, seat count or options.
+    ``deal`` plays them elsewhere. Raises ValueError for a bad spec, seat count or options,
+    or ``min_pairs`` above ``max_pairs`` (the test would never be consulted).
     """
+    if min_pairs > max_pairs:
+        raise ValueError(f"min_pairs ({min_pairs}) is more than max_pairs ({max_pairs})")
     sprt = sprt or Sprt()
     try:
         opts = game.validate_options(seats, options or {})

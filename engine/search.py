@@ -45,10 +45,9 @@ DEFAULT_BUDGET_MS = 1000.0
 MAX_BUDGET_MS = 10_000.0
 """The largest time budget a seat may ask for."""
 MAX_ITERATIONS = 10_000
-"""The largest iteration budget a seat may ask for: at the slowest game's simulations (Diceland's
-fitted search, 2-4 ms each on the shared 2-core machine) a decision stays under a minute, well
-inside a bot job's timeout (``service.runtime.JOB_TIMEOUT``, 300 s); at 100,000 it could pass
-it, and a job killed by its timeout plays no move."""
+"""The largest iteration budget a seat may ask for. At the slowest game's simulations
+(Burgundy's with five seats, up to 12 ms each on the shared 2-core machine) it is two minutes
+of a core; the service cuts a decision at a minute (``service.moves.THINKING_SECONDS``)."""
 FIRST_CUT = 4
 """Worlds played before the first halving of the candidates."""
 SWITCH_Z = 2.0
@@ -297,6 +296,13 @@ class SearchBot(Bot):
         self.iterations = iterations
         self.look = self.lookahead_class(get_game(self.game_name))
         self.last: Decision | None = None
+
+    def limit(self, seconds: float) -> None:
+        """Think at most ``seconds`` (at least a millisecond) on each decision from now on:
+        a longer time budget is cut to it, and an ``iterations`` budget gets it beside
+        (whichever ends first), so that a seat with a deadline answers before it."""
+        most = max(1.0, seconds * 1000)
+        self.budget_ms = most if self.budget_ms is None else min(self.budget_ms, most)
 
     def choose(self, view: View, legal: list[Action], rng: Any) -> Action:
         self.last = None

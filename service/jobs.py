@@ -29,7 +29,7 @@ from engine.games import get_game
 from service.config import Settings
 from service.errors import GameOver, KeyReused, VersionConflict
 from service.games import SERVICE_ANSWER_TTL, GameService
-from service.moves import Move, MoveRequest, bot_choice, bot_rng
+from service.moves import Move, MoveRequest, bot_choice, bot_rng, seat_bot
 from service.runtime import game_service, queue_shares_store
 from service.store import GameRecord, GameStatus, GameStore, Pipeline
 
@@ -64,7 +64,7 @@ def play_bot(game_id: str, seat: int, version: int) -> str:
         decision = record.decision(seat)
         if decision > version:
             return f"done after {moves} moves: stale (decision {decision}, job for {version})"
-        bot = game.bots[info.bot](**(info.bot_options or {}))
+        bot = seat_bot(game, record, seat, time.time())
         rng = bot_rng(record, decision, seat)
         action = bot_choice(bot, game, state, seat, rng)
         try:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import dice as dice_mod
 from engine.contract import Action, Bot, Event, Game, Prompt
+from engine.search import SearchBot
 from service.announce import stream_entries
 from service.store import GameRecord, GameStatus
 
@@ -135,6 +136,32 @@ def bot_rng(record: GameRecord, decision: int, seat: int, purpose: str = "") -> 
     replay recomputes it once the seed is published. (Seeded from the public commitment, an
     opponent could compute a bot's sealed pick before making their own.)"""
     return random.Random(f"{record.seed}:{decision}:{seat}{purpose}")
+
+
+DEADLINE_MARGIN = 0.2
+"""Seconds a bundled search bot leaves itself before its seat's deadline, to commit its move."""
+
+
+THINKING_SECONDS = 60.0
+"""The longest a bundled search bot thinks on one decision, whatever its ``iterations``: the
+largest (``engine.search.MAX_ITERATIONS``) takes two minutes of a core in a five-seat
+Burgundy game (12 ms a simulation), more on a loaded machine, and a bot job killed by its
+timeout (``service.runtime.JOB_TIMEOUT``) plays no move, so a game would stall."""
+
+
+def seat_bot(game: Game, record: GameRecord, seat: int, now: float) -> Bot:
+    """The bundled bot that plays ``seat`` (a bot seat), with its options; a search bot
+    thinks at most :data:`THINKING_SECONDS`, and stops :data:`DEADLINE_MARGIN` before the
+    seat's deadline (``decision_seconds`` or its clock), which its ``budget_ms`` or
+    ``iterations`` may pass."""
+    info = record.seats[seat]
+    assert info.bot is not None, f"seat {seat} is not a bot seat"
+    bot = game.bots[info.bot](**(info.bot_options or {}))
+    if isinstance(bot, SearchBot):
+        deadline = record.deadline(seat)
+        left = THINKING_SECONDS if deadline is None else deadline - now - DEADLINE_MARGIN
+        bot.limit(min(left, THINKING_SECONDS))
+    return bot
 
 
 def bot_choice(bot: Bot, game: Game, state: Any, seat: int, rng: Any) -> Action:

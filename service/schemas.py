@@ -140,6 +140,10 @@ def _bot_names() -> list[str]:
     return sorted({bot for game in catalogue() for bot in game.bots})
 
 
+SEAT_FIELD_KINDS = {"bot": "bot", "budget_ms": "bot", "iterations": "bot", "account": "external"}
+"""The seat fields only one kind of seat has."""
+
+
 class SeatSpecSchema(Schema):
     """One seat of a new game: a human who will join, or a bundled bot."""
 
@@ -157,13 +161,23 @@ class SeatSpecSchema(Schema):
         validate=validate.Range(min=1, max=MAX_ITERATIONS),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "
-            "budget (reproducible from the game's seed)"
+            "budget (reproducible from the game's seed), cut at a minute and before the "
+            "seat's deadline"
         },
     )
     account = fields.String(
         validate=validate.Length(min=1, max=64),
         metadata={"description": "bot account invited to the seat (kind external)"},
     )
+
+    @validates_schema
+    def _fields_of_its_kind(self, data: dict, **_: object) -> None:
+        """A field of another kind of seat is refused, not ignored (a human seat's
+        ``budget_ms``, a bot seat's ``account``)."""
+        for name in sorted(data):
+            kind = SEAT_FIELD_KINDS.get(name)
+            if kind is not None and kind != data["kind"]:
+                raise ValidationError(f"only a seat of kind {kind} has it", name)
 
 
 class ForkSchema(Schema):
@@ -783,8 +797,16 @@ class ParticipantSchema(Schema):
     """A tournament entrant: a bundled bot or an external bot account."""
 
     name = readable(1, 64, required=True)
-    bot = fields.String(allow_none=True, metadata={"description": "a bundled bot of the game"})
-    account = fields.String(allow_none=True, metadata={"description": "an external bot account id"})
+    bot = fields.String(
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "a bundled bot of the game"},
+    )
+    account = fields.String(
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "an external bot account id"},
+    )
     budget_ms = fields.Float(
         allow_none=True,
         validate=validate.Range(min=1, max=MAX_BUDGET_MS),
@@ -795,9 +817,17 @@ class ParticipantSchema(Schema):
         validate=validate.Range(min=1, max=MAX_ITERATIONS),
         metadata={
             "description": "the search bot's simulations per decision instead of a time "
-            "budget (reproducible from the game's seed)"
+            "budget (reproducible from the game's seed), cut at a minute and before the "
+            "seat's deadline"
         },
     )
+
+    @validates_schema
+    def _settings_of_a_bot(self, data: dict, **_: object) -> None:
+        """A search setting is refused beside an account (it is the bundled bot's)."""
+        for name in ("budget_ms", "iterations"):
+            if data.get(name) is not None and data.get("account") is not None:
+                raise ValidationError("only a bundled bot (bot) has it", name)
 
 
 class CreateTournamentSchema(Schema):

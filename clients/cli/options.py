@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,6 +15,32 @@ from clients.sdk import Client
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Finite(click.FloatRange):
+    """A number option (within ``min`` and ``max`` when given) that refuses NaN and the
+    infinities, which ``float`` reads and a range lets through (NaN compares false with
+    every bound): JSON cannot carry them to the server, and a wait cannot take them."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+def finite_json(text: str) -> Any:
+    """``text`` read as JSON, refusing what JSON has no number for (``NaN``, ``Infinity``, or
+    a number too large for a float). Raises ValueError."""
+
+    def refused(word: str) -> float:
+        raise ValueError(f"{word} is not a JSON number")
+
+    def number(word: str) -> float:
+        value = float(word)
+        return value if math.isfinite(value) else refused(word)
+
+    return json.loads(text, parse_constant=refused, parse_float=number)
 
 
 def pass_client(func: F) -> F:
@@ -48,7 +75,7 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         if not sep or not key:
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
         try:
-            options[key] = json.loads(value)
+            options[key] = finite_json(value)
         except ValueError:
             options[key] = value
     return options
@@ -67,6 +94,6 @@ wait_option = click.option(
     "--wait",
     default=25.0,
     show_default=True,
-    type=click.FloatRange(0, 30),
+    type=Finite(0, 30),
     help="Seconds each events long-poll may wait while nothing happens.",
 )

@@ -15,25 +15,18 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.runs import ROOT, run_bench
 
 
-def run_bench(script: str, tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+def figures_of(script: str, tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
     """Run ``bench/<script>`` with ``args`` and ``--json``; its stdout and its figures."""
     out = tmp_path / "figures.json"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / script), *args, "--json", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
-    return done.stdout, json.loads(out.read_text())
+    stdout = run_bench(script, *args, "--json", str(out))
+    return stdout, json.loads(out.read_text())
 
 
 def test_http_moves_prints_its_tables_and_counts_the_floors_three_round_trips(tmp_path):
-    stdout, figures = run_bench(
+    stdout, figures = figures_of(
         "http_moves.py",
         tmp_path,
         *("--game", "carcassonne", "--seconds", "1", "--alternations", "1"),
@@ -64,7 +57,7 @@ def test_http_moves_prints_its_tables_and_counts_the_floors_three_round_trips(tm
 
 def test_http_moves_with_prefer_minimal_asks_for_minimal_answers_and_says_so(tmp_path):
     # the clients fail the run if a move's answer carries a view (bench/http_load.py)
-    stdout, figures = run_bench(
+    stdout, figures = figures_of(
         "http_moves.py",
         tmp_path,
         *("--game", "kingdice", "--seconds", "1", "--alternations", "1"),
@@ -77,7 +70,7 @@ def test_http_moves_with_prefer_minimal_asks_for_minimal_answers_and_says_so(tmp
 
 
 def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(tmp_path):
-    stdout, figures = run_bench(
+    stdout, figures = figures_of(
         "bot_turns.py",
         tmp_path,
         *("--game", "carcassonne", "--seconds", "1", "--alternations", "1"),
@@ -110,7 +103,7 @@ def test_bot_turns_prints_its_tables_and_pairs_each_reply_with_its_log_entries(t
 
 
 def test_worker_profile_sorts_the_workers_samples_by_layer(tmp_path):
-    stdout, figures = run_bench(
+    stdout, figures = figures_of(
         "worker_profile.py",
         tmp_path,
         *("--game", "carcassonne", "--seconds", "1", "--clients", "2", "--scripts", "2"),
@@ -127,7 +120,7 @@ def test_worker_profile_sorts_the_workers_samples_by_layer(tmp_path):
 def test_tournament_prints_the_external_round_trip_beside_the_bundled_bot_with_its_steps(
     tmp_path,
 ):
-    stdout, figures = run_bench("tournament.py", tmp_path, "--games", "4", "--parallel", "2")
+    stdout, figures = figures_of("tournament.py", tmp_path, "--games", "4", "--parallel", "2")
     assert "external round trip, step by step" in stdout
     external, bundled = figures["external_round_trip"], figures["bundled_decision"]
     assert external["samples"] > 0 and bundled["samples"] > 0
@@ -144,7 +137,7 @@ def test_tournament_prints_the_external_round_trip_beside_the_bundled_bot_with_i
 
 
 def test_notice_sizes_measures_both_forms_of_every_decision(tmp_path):
-    stdout, figures = run_bench("notice_sizes.py", tmp_path, "--games", "1")
+    stdout, figures = figures_of("notice_sizes.py", tmp_path, "--games", "1")
     assert "decision_due notice sizes" in stdout
     assert set(figures["games"]) == {"carcassonne", "burgundy", "diceland", "kingdice"}
     for row in figures["games"].values():
@@ -187,19 +180,12 @@ MOVE_CPU_ARGS = ("--games", "1", "--game", "kingdice", "--streams")
 
 
 def test_move_cpu_prints_a_moves_cpu_time_with_streams_open():
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "move_cpu.py"), *MOVE_CPU_ARGS],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, f"move_cpu.py exited {done.returncode}:\n{done.stderr[-3000:]}"
-    assert "kingdice" in done.stdout and "us CPU a move" in done.stdout
+    stdout = run_bench("move_cpu.py", *MOVE_CPU_ARGS)
+    assert "kingdice" in stdout and "us CPU a move" in stdout
 
 
 def test_worker_cpu_prints_a_bot_jobs_cost_beside_an_empty_jobs(tmp_path):
-    stdout, figures = run_bench("worker_cpu.py", tmp_path, "--game", "burgundy", "--jobs", "6")
+    stdout, figures = figures_of("worker_cpu.py", tmp_path, "--game", "burgundy", "--jobs", "6")
     assert "the worker's CPU and round trips a job" in stdout
     row = figures["games"]["burgundy"]
     assert row["bot_job_ms"] > 0 and row["empty_job_ms"] > 0

@@ -4,25 +4,13 @@ it, and a screen of that correction against none."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from engine.burgundy.bots import CORRECTION_KINDS
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.runs import run_bench
 
 
 def policy_bench(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "burgundy_policy.py"), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return " ".join(done.stdout.split())
+    return " ".join(run_bench("burgundy_policy.py", *args).split())
 
 
 def test_policy_bench_records_a_game_fits_a_correction_by_kind_and_screens_it(tmp_path):

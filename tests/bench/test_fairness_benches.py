@@ -9,10 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import re
-import subprocess
-import sys
 from math import inf
 from pathlib import Path
 
@@ -29,20 +26,9 @@ from engine.diceland import GAME
 from engine.diceland.maps import MAP_DATA as GAME_MAPS
 from engine.diceland.maps import MAP_NAMES
 from engine.simulate import make_bots, play
+from tests.bench.runs import run_bench
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run_bench(script: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / script), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
-    return done.stdout
 
 
 def test_diceland_fairness_prints_shares_with_intervals_heads_up_pairs_and_the_structure():
@@ -373,16 +359,8 @@ def test_burgundy_tune_castles_pairs_every_castle_against_the_own_pick_or_a_name
     seed) or, with ``--against worker``, against the worker castle (as RULES.md's figures)."""
 
     def lines(*args: str) -> dict[str, str]:
-        out = subprocess.run(
-            [sys.executable, str(ROOT / "bench" / "burgundy_tune.py"), "castles", *args],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "COLUMNS": "300"},
-        )
-        assert out.returncode == 0, out.stderr[-3000:]
-        found = re.findall(r"^castle \[\d, \d\] \((\w+)\): (.*)$", out.stdout, re.MULTILINE)
+        out = run_bench("burgundy_tune.py", "castles", *args, columns=300)
+        found = re.findall(r"^castle \[\d, \d\] \((\w+)\): (.*)$", out, re.MULTILINE)
         return dict(found)
 
     own = lines("--games", "2", "--first", "0")

@@ -9,12 +9,11 @@ the decision times), since the games are seeded and the search runs on an iterat
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.runs import run_bench
+
 TINY = ("tournaments", "--only", "kingdice", "--seat-counts", "2", "--rounds", "2")
 TINY_TOO = ("--max-rounds", "2", "--iterations", "4")
 
@@ -22,15 +21,7 @@ TINY_TOO = ("--max-rounds", "2", "--iterations", "4")
 def tournament(tmp_path: Path, name: str, *args: str) -> dict[str, Any]:
     """Run the tiny tournament with ``args``; its one figures line."""
     out = tmp_path / f"{name}.json"
-    script = str(ROOT / "bench" / "search.py")
-    done = subprocess.run(
-        [sys.executable, script, *TINY, *TINY_TOO, *args, "--json", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    run_bench("search.py", *TINY, *TINY_TOO, *args, "--json", str(out))
     [figures] = [json.loads(line) for line in out.read_text().splitlines()]
     return figures
 
@@ -84,19 +75,10 @@ def test_rescreen_replays_the_logged_search_exactly_and_pairs_a_changed_one(tmp_
     again (a paired difference of exactly 0); another bot there is compared game for game."""
     log = tmp_path / "games.jsonl"
     tournament(tmp_path, "logged", "--games-log", str(log))
-    script = str(ROOT / "bench" / "rescreen.py")
     common = ["--log", str(log), "--game", "kingdice", "--seats", "2", "--iterations", "4"]
 
     def rescreen(bot: str, out: Path) -> str:
-        done = subprocess.run(
-            [sys.executable, script, *common, "--bot", bot, "--out", str(out)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        return done.stdout
+        return run_bench("rescreen.py", *common, "--bot", bot, "--out", str(out))
 
     same = tmp_path / "same.jsonl"
     report = rescreen("search,iterations=4", same)
@@ -116,15 +98,7 @@ def test_rescreen_replays_the_logged_search_exactly_and_pairs_a_changed_one(tmp_
 def test_carcassonne_turns_counts_how_each_turn_ends():
     """bench/carcassonne_turns.py: every turn ends in points or a held knight; the shares
     of each dice count add up to 1."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "carcassonne_turns.py"), "--turns", "5"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    text = " ".join(done.stdout.split())
+    text = " ".join(run_bench("carcassonne_turns.py", "--turns", "5").split())
     for dice in (9, 8):
         head = f"heuristic, {dice} dice, doubled False, 5 turns: "
         assert head in text

@@ -185,6 +185,25 @@ def test_compose_redis_persists_and_refuses_writes_when_full() -> None:
     assert any(v.endswith(":/data") for v in redis["volumes"])
 
 
+def test_supervisor_and_procfile_redis_persists_and_refuses_writes_when_full() -> None:
+    # they use a Redis of the machine's, whose distribution's default is RDB snapshots only:
+    # a crash would lose the moves since the last one. The settings are named for it, and
+    # supervisor's own (commented) Redis has them
+    supervisor = (DEPLOY / "supervisord.conf").read_text()
+    (line,) = [line for line in supervisor.splitlines() if "redis-server" in line and "=" in line]
+    settings = redis_settings(shlex.split(line.split("=", 1)[1]))
+    assert settings["appendonly"] == "yes"
+    assert settings["appendfsync"] == "everysec"
+    assert memory_bytes(settings["maxmemory"]) > 0
+    assert settings["maxmemory-policy"] == "noeviction"
+    indented = [line.lstrip("; ").split(None, 1) for line in supervisor.splitlines()]
+    named = {words[0]: words[1] for words in indented if words and words[0] in settings}
+    assert named == {k: v for k, v in settings.items() if k not in ("bind", "port", "dir")}
+    procfile = (DEPLOY / "Procfile").read_text()
+    for setting in ("appendonly yes", "appendfsync everysec", "maxmemory-policy noeviction"):
+        assert setting in procfile
+
+
 def test_kubernetes_api_and_workers_are_scalable_deployments() -> None:
     for name in ("dicehall-api", "dicehall-worker"):
         deployment = workload(name)

@@ -104,6 +104,17 @@ def test_dicehall_match_prints_the_decision_as_json():
     assert data["llr"] >= data["bounds"][1]
 
 
+def test_dicehall_match_refuses_more_pairs_at_least_than_at_most_before_playing():
+    # the SPRT was never consulted: it played every pair and called a match whose LLR had
+    # passed a bound "inconclusive (maximum pairs reached)"
+    args = ["match", "kingdice", "heuristic", "random", "--min-pairs", "5", "--max-pairs", "2"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert "min_pairs (5) is more than max_pairs (2)" in " ".join(result.output.split())
+    with pytest.raises(ValueError, match="is more than max_pairs"):
+        run_match(get_game("kingdice"), "heuristic", "random", max_pairs=2, min_pairs=5)
+
+
 def test_dicehall_match_refuses_an_unknown_bot():
     result = CliRunner().invoke(cli, ["match", "kingdice", "heuristic", "nobody"])
     assert result.exit_code == 2 and "no bot 'nobody'" in result.output

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 
+import pytest
 import requests
 
 from service.rating import Ratings
@@ -144,6 +146,18 @@ def test_a_tournament_refuses_a_budget_for_a_bot_without_one(live_server):
     }
     reply = requests.post(f"{live_server}/v1/tournaments", json=spec, timeout=10)
     assert reply.status_code == 422 and reply.json()["code"] == "invalid_bot_options"
+
+
+@pytest.mark.parametrize("field", ["bot", "account"])
+def test_a_participant_names_its_bot_or_account_with_some_text(client, field):
+    # an empty account beside a bot passed for no account, and then rated the bundled bot
+    # as an external program (with drift) and listed it with the account ""
+    entrant = {"name": "a", "bot": "random", "account": None, field: ""}
+    spec = {"game": "toy", "participants": [entrant, {"name": "b", "bot": "random"}], "games": 1}
+    reply = client.post("/v1/tournaments", json=spec)
+    assert reply.status_code == 422, reply.get_json()
+    assert reply.get_json()["code"] == "validation_failed"
+    assert field in json.dumps(reply.get_json()["errors"])
 
 
 def test_an_external_bot_that_never_answers_loses_only_its_decisions_to_fallbacks(

@@ -15,7 +15,7 @@ import click
 
 from clients.cli.bot_runner import BotRunner, Patience, Tracer
 from clients.cli.console import console, shown
-from clients.cli.options import pass_client
+from clients.cli.options import Finite, pass_client
 from clients.sdk import Client
 from clients.strategies import load_strategy
 
@@ -41,7 +41,7 @@ def run_options(func: Any) -> Any:
         click.option(
             "--idle",
             default=0.0,
-            type=click.FloatRange(0),
+            type=Finite(0),
             help="Stop after this many seconds with nothing to decide (0: never).",
         ),
         click.option(
@@ -71,7 +71,7 @@ def run_options(func: Any) -> Any:
             "--patience",
             default=Patience.seconds,
             show_default=True,
-            type=click.FloatRange(0),
+            type=Finite(0),
             help="Seconds to keep retrying through an outage (an API restart, a Redis "
             "failover): moves with the same idempotency key, the feed reconnected.",
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from clients.cli.commands.new import join_and_report, seat_specs
-from clients.cli.options import pass_client, seed_option
+from clients.cli.options import Finite, pass_client, seed_option
 from clients.sdk import Client
 
 
@@ -31,7 +31,7 @@ from clients.sdk import Client
 @click.option(
     "--deadline",
     "decision_seconds",
-    type=click.FloatRange(0.05),
+    type=Finite(0.05),
     default=None,
     help="Seconds per decision; after it the server plays a fallback move.",
 )

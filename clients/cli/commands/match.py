@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from clients.cli.console import console
-from clients.cli.options import option_pairs, parse_options
+from clients.cli.options import Finite, option_pairs, parse_options
 
 if TYPE_CHECKING:
     from engine.contract import Result
@@ -40,10 +40,14 @@ DECISIONS = {
 @click.argument("bot_a", metavar="A")
 @click.argument("bot_b", metavar="B")
 @click.option("--seats", default=2, show_default=True, type=click.IntRange(1, 8))
-@click.option("--elo0", default=0.0, show_default=True, help="H0: A is this much stronger.")
-@click.option("--elo1", default=10.0, show_default=True, help="H1: A is this much stronger.")
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0.001, 0.5))
-@click.option("--beta", default=0.05, show_default=True, type=click.FloatRange(0.001, 0.5))
+@click.option(
+    "--elo0", default=0.0, show_default=True, type=Finite(), help="H0: A is this much stronger."
+)
+@click.option(
+    "--elo1", default=10.0, show_default=True, type=Finite(), help="H1: A is this much stronger."
+)
+@click.option("--alpha", default=0.05, show_default=True, type=Finite(0.001, 0.5))
+@click.option("--beta", default=0.05, show_default=True, type=Finite(0.001, 0.5))
 @click.option("--max-pairs", default=200, show_default=True, type=click.IntRange(1))
 @click.option("--min-pairs", default=4, show_default=True, type=click.IntRange(1))
 @option_pairs
@@ -86,8 +90,13 @@ def match(
     bounds from ALPHA and BETA.
     """
     from engine.games import UnknownGame, get_game
-    from engine.match import Sprt, run_match
+    from engine.match import MAX_ELO, Sprt, run_match
 
+    for name, elo in (("--elo0", elo0), ("--elo1", elo1)):
+        if abs(elo) > MAX_ELO:
+            raise click.BadParameter(
+                f"an Elo difference from -{MAX_ELO:g} to {MAX_ELO:g}, not {elo:g}", param_hint=name
+            )
     if elo1 <= elo0:
         raise click.BadParameter("elo1 must be above elo0", param_hint="--elo1")
     try:

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from clients.cli.console import console
-from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
+from clients.cli.options import Finite, option_pairs, parse_options, pass_client, seed_option
 from clients.sdk import Client
 
 
@@ -34,7 +34,7 @@ def seat_specs(humans: int, bots: int, bot: str, names: tuple[str, ...]) -> list
 @click.option(
     "--deadline",
     "decision_seconds",
-    type=click.FloatRange(0.05),
+    type=Finite(0.05),
     default=None,
     help="Seconds per decision; after it the server plays a fallback move.",
 )

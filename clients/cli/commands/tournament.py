@@ -3,6 +3,7 @@ follow its progress, and print the standings (ratings with intervals)."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -13,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from clients.cli.console import console, shown
-from clients.cli.options import option_pairs, parse_options, pass_client, seed_option
+from clients.cli.options import Finite, option_pairs, parse_options, pass_client, seed_option
 from clients.cli.render import compact
 from clients.sdk import Client
 
@@ -117,7 +118,7 @@ def tournament() -> None:
 @click.option("--seats-per-game", type=click.IntRange(1), default=None)
 @click.option(
     "--decision-seconds",
-    type=float,
+    type=Finite(0.05),
     default=None,
     help="Deadline per decision (a fallback move is played after it).",
 )
@@ -142,7 +143,7 @@ def tournament() -> None:
     "--poll",
     default=1.0,
     show_default=True,
-    type=click.FloatRange(0.05),
+    type=Finite(0.05),
     help="Seconds between progress reads.",
 )
 @pass_client
@@ -228,7 +229,10 @@ def parse_time_bank(text: str | None) -> dict[str, float] | None:
         return None
     start, _, increment = text.partition("+")
     try:
-        return {"start": float(start), "increment": float(increment or 0)}
+        bank = {"start": float(start), "increment": float(increment or 0)}
+        if not all(math.isfinite(seconds) for seconds in bank.values()):
+            raise ValueError(text)
+        return bank
     except ValueError:
         raise click.BadParameter(
             f"{text!r} is not START or START+INC", param_hint="--time-bank"

@@ -31,6 +31,7 @@ from clients.cli.children import Child, stop_all
 from clients.cli.console import console, err_console
 from clients.cli.embedded_redis import DataDirBusy, EmbeddedRedis
 from clients.cli.errors import ExitStatus
+from clients.cli.options import Finite
 from clients.sdk import Client, DicehallError, RetryPolicy
 
 APP = "service.app:create_app()"
@@ -156,7 +157,7 @@ def _raise_stop(signum: int, frame: Any) -> None:
     help="When the embedded Redis flushes its append-only file to disk: every second "
     "(a machine crash may lose the last second), or on every write (slower, loses nothing).",
 )
-@click.option("--startup-timeout", default=30.0, show_default=True, type=float)
+@click.option("--startup-timeout", default=30.0, show_default=True, type=Finite(0))
 @click.option("--access-log", is_flag=True, help="Print one line per API request.")
 @click.option(
     "--verbose", is_flag=True, help="Print the workers' job logs here instead of to a file."

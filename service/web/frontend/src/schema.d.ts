@@ -4228,7 +4228,7 @@ export interface components {
             bot?: "heuristic" | "random" | "search";
             /** @description the search bot's time per decision in ms (default 1000) */
             budget_ms?: number;
-            /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed) */
+            /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed), cut at a minute and before the seat's deadline */
             iterations?: number;
             /** @description bot account invited to the seat (kind external) */
             account?: string;
@@ -4391,7 +4391,7 @@ export interface components {
             account?: string | null;
             /** @description the search bot's time per decision in ms (default 1000) */
             budget_ms?: number | null;
-            /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed) */
+            /** @description the search bot's simulations per decision instead of a time budget (reproducible from the game's seed), cut at a minute and before the seat's deadline */
             iterations?: number | null;
         };
         Progress: {
