@@ -283,6 +283,10 @@ def _mean_ci(values: list[float]) -> tuple[float, float]:
     return statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
+MIN_PAIRS = 4
+"""Pairs a match plays before its SPRT may stop it (unless it may play fewer)."""
+
+
 def run_match(
     game: Game,
     a: str,
@@ -291,18 +295,21 @@ def run_match(
     options: dict[str, Any] | None = None,
     sprt: Sprt | None = None,
     max_pairs: int = 200,
-    min_pairs: int = 4,
+    min_pairs: int | None = None,
     seed: str = "match",
     on_pair: Callable[[MatchReport], None] | None = None,
     deal: Deal | None = None,
 ) -> MatchReport:
-    """Play pairs until the SPRT decides (not before ``min_pairs``) or ``max_pairs``.
+    """Play pairs until the SPRT decides (not before ``min_pairs``, by default
+    :data:`MIN_PAIRS` or ``max_pairs`` if fewer) or ``max_pairs``.
 
     ``a`` and ``b`` are bot specs (see :func:`parse_bot`), played in this process unless
     ``deal`` plays them elsewhere. Raises ValueError for a bad spec, seat count or options,
     or ``min_pairs`` above ``max_pairs`` (the test would never be consulted).
     """
-    if min_pairs > max_pairs:
+    if min_pairs is None:
+        min_pairs = min(MIN_PAIRS, max_pairs)
+    elif min_pairs > max_pairs:
         raise ValueError(f"min_pairs ({min_pairs}) is more than max_pairs ({max_pairs})")
     sprt = sprt or Sprt()
     try:

@@ -115,6 +115,16 @@ def test_dicehall_match_refuses_more_pairs_at_least_than_at_most_before_playing(
         run_match(get_game("kingdice"), "heuristic", "random", max_pairs=2, min_pairs=5)
 
 
+def test_dicehall_match_with_fewer_pairs_at_most_than_the_default_least_still_decides():
+    # --min-pairs unset: at least 4 pairs, or --max-pairs if fewer (not a refusal)
+    args = ["match", "kingdice", "heuristic", "random", "--max-pairs", "2", "--elo1", "600"]
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["pairs"] == 2 and data["decision"] == "H1"
+    assert data["llr"] >= data["bounds"][1]
+
+
 def test_dicehall_match_refuses_an_unknown_bot():
     result = CliRunner().invoke(cli, ["match", "kingdice", "heuristic", "nobody"])
     assert result.exit_code == 2 and "no bot 'nobody'" in result.output

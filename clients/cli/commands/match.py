@@ -49,7 +49,11 @@ DECISIONS = {
 @click.option("--alpha", default=0.05, show_default=True, type=Finite(0.001, 0.5))
 @click.option("--beta", default=0.05, show_default=True, type=Finite(0.001, 0.5))
 @click.option("--max-pairs", default=200, show_default=True, type=click.IntRange(1))
-@click.option("--min-pairs", default=4, show_default=True, type=click.IntRange(1))
+@click.option(
+    "--min-pairs",
+    type=click.IntRange(1),
+    help="Pairs played before the test may stop the match  [default: 4, or --max-pairs if fewer]",
+)
 @option_pairs
 @click.option(
     "--seed",
@@ -74,7 +78,7 @@ def match(
     alpha: float,
     beta: float,
     max_pairs: int,
-    min_pairs: int,
+    min_pairs: int | None,
     option_pairs: tuple[str, ...],
     seed: str,
     as_json: bool,
