@@ -13,10 +13,12 @@ from engine.search import MAX_BUDGET_MS, MAX_ITERATIONS
 _CURSOR = re.compile(r"^(0|(\d{1,20})-(\d{1,20}))$")
 
 
-PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f\ufffe\uffff]*$"
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffe\uffff]*$"
 """Text people read (names, an owner's address): no control characters, which a terminal
-would obey and which XML (the SVG pictures) cannot hold, nor U+FFFE and U+FFFF, which are
-no characters (XML cannot hold them either)."""
+would obey and which XML (the SVG pictures) cannot hold; no bidirectional embedding,
+override or isolate (U+202A-U+202E, U+2066-U+2069: they make text beside them read in
+another order than it is written, so ``"ann\u202egnp.exe"`` shows as ``annexe.png``); nor
+U+FFFE and U+FFFF, which are no characters (XML cannot hold them either)."""
 
 
 class Whole(validate.Regexp):

@@ -562,6 +562,7 @@ def test_names_and_problems_from_the_server_print_as_written(live_server: str) -
     terminal. (The service now refuses a name with a control character; a server of another
     version, or a problem's detail, may still send one: the console drops it.)"""
     assert shown("[/bold]\x1b[2Jann") == "\\[/bold][2Jann"
+    assert shown("ann\u202egnp.exe \u2066x\u2069") == "anngnp.exe x"  # no override obeyed
     name = "[/bold][2Jann"
     seats = [{"kind": "human", "name": name}, {"kind": "bot"}]
     reply = requests.post(

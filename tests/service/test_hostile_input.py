@@ -277,6 +277,8 @@ def test_a_surrogate_pair_is_a_character_like_any_other(server) -> None:
     [
         *(b"ann\\u0007", b"\\u001b[31mred", b"a\\u0000b", b"x\\u009by", b"ann\\n", b"ann\\r\\n"),
         *(b"a\\ufffe", b"\\uffffb", "a\uffff".encode()),  # not characters: no XML holds them
+        # bidirectional overrides and isolates: "ann\u202egnp.exe" reads as "annexe.png"
+        *(b"ann\\u202egnp.exe", "a\u202ab".encode(), b"a\\u2066b\\u2069", "x\u2068".encode()),
     ],
 )
 def test_a_name_with_a_control_character_is_malformed(server, name) -> None:
