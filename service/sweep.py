@@ -11,8 +11,9 @@ over (``GameStore.live``, a sharded index). A pass needs nothing but Redis:
 - a bot seat that has owed a decision for more than ``BOT_GRACE`` seconds with no job
   pending gets a new job, at the front of the queue. A job is pending while it waits in the
   queue, or runs on a worker whose heartbeat is fresh. A job carries the version it was made
-  for, so one made twice plays once; after ``MAX_REPLAYS`` jobs for one decision the sweep
-  gives up on it (the game shows as stalled). This covers a job lost with a killed worker, a
+  for, so one made twice plays once; after ``MAX_REPLAYS`` jobs for one decision (a bot
+  that fails every time on it) the seat gets its fallback move instead, as a passed deadline
+  gives one, so that the game goes on. This covers a job lost with a killed worker, a
   follow-up lost between a commit and its enqueue (a killed API process; only with the queue
   on a Redis of its own, since on the game's Redis the commit writes the job), and a job that
   failed for good in a Redis outage.
@@ -60,8 +61,9 @@ BOT_GRACE = 2.0
 STALLED_AFTER = 30.0
 """A decision owed this long past its expected time counts as stalled in ``/metrics``."""
 MAX_REPLAYS = 10
-"""Bot jobs the sweep makes for one decision before it gives up on it (a bot that fails
-every time): the game then shows as stalled in ``/metrics`` and in the log."""
+"""Bot jobs the sweep makes for one decision before it gives up on them (a bot that fails
+every time) and plays the seat's fallback move instead (logged, and counted against the
+seat as a missed deadline is)."""
 REPLAYS_TTL = 24 * 3600
 CHUNK = 500
 RECORD_TTL = 24 * 3600
@@ -218,21 +220,29 @@ class Sweep:
                 if waited > STALLED_AFTER:
                     report.stalled.add(record.id)
                 lost = waited > BOT_GRACE and not self._job_pending(record.id, seat)
-                if lost and self._replay_allowed(record, seat):
+                if not lost:
+                    continue
+                if self._replay_allowed(record, seat):
                     self.jobs.bots(record.id, record.version, [seat], at_front=True)
                     report.enqueued.append((record.id, seat))
+                else:
+                    self._fall_back(record, seat, due, report)
                 continue
             deadline = record.deadline(seat)
             if deadline is None or now < deadline:
                 continue
             if now - deadline > STALLED_AFTER:
                 report.stalled.add(record.id)
-            try:
-                outcome = self.service.play_fallback(record.id, seat, due)
-            except ServiceError as error:  # the game changed under us: the next pass sees it
-                outcome = type(error).__name__
-            if outcome == "fallback played":
-                report.fallbacks.append((record.id, seat))
+            self._fall_back(record, seat, due, report)
+
+    def _fall_back(self, record: GameRecord, seat: int, due: float, report: PassReport) -> None:
+        """Play the seat's fallback for the decision that fell due at ``due``."""
+        try:
+            outcome = self.service.play_fallback(record.id, seat, due)
+        except ServiceError as error:  # the game changed under us: the next pass sees it
+            outcome = type(error).__name__
+        if outcome == "fallback played":
+            report.fallbacks.append((record.id, seat))
 
     def _replay_allowed(self, record: GameRecord, seat: int) -> bool:
         """Count one more job for this decision; False once it has had ``MAX_REPLAYS``."""
@@ -243,7 +253,7 @@ class Sweep:
             made = pipe.execute()[0]
         if made == MAX_REPLAYS + 1:
             log.error(
-                "sweep: game %s seat %d at version %d: %d bot jobs failed; giving up on it",
+                "sweep: game %s seat %d at version %d: %d bot jobs failed; playing its fallback",
                 record.id,
                 seat,
                 record.version,

@@ -233,19 +233,34 @@ def test_a_sweeper_moves_indexes_kept_on_one_key_into_their_shards(settings, red
     assert redis_client.exists(*legacy) == 0
 
 
-def test_sweep_gives_up_on_a_decision_whose_jobs_keep_failing(settings) -> None:
+def test_a_decision_whose_bot_jobs_keep_failing_gets_the_fallback_and_the_game_goes_on(
+    settings,
+) -> None:
+    """A bot that fails every time on a decision stalled its game for good once the sweep
+    had made ``MAX_REPLAYS`` jobs for it; the seat now gets its fallback move, counted as a
+    missed deadline is, and the game goes on."""
     service = game_service(settings)
     game_id = bot_game(settings)
+    version = service.record(game_id).version
     queue = queue_for(settings)
     sweep = Sweep(service, settings)
     later = time.time() + BOT_GRACE + 1
     made = 0
-    for _ in range(MAX_REPLAYS + 3):
+    for _ in range(MAX_REPLAYS):
         queue.empty()  # every job it makes fails
-        made += len(sweep.run(now=later).enqueued)
-    assert made == 2 * MAX_REPLAYS  # both bot seats, then no more
-    stalled = sweep.run(now=time.time() + STALLED_AFTER + 1).stalled
-    assert stalled == {game_id}
+        report = sweep.run(now=later)
+        made += len(report.enqueued)
+        assert report.fallbacks == []
+    assert made == 2 * MAX_REPLAYS  # both bot seats
+    assert sweep.run(now=time.time() + STALLED_AFTER + 1).stalled == {game_id}
+    queue.empty()
+
+    report = sweep.run(now=later)
+    assert report.enqueued == [] and sorted(report.fallbacks) == [(game_id, 0), (game_id, 1)]
+    record = service.record(game_id)
+    assert record.version > version
+    assert [e["fallback"] for e in service.store.log(game_id)[1:]] == [True, True]
+    assert [s["missed"] for s in service.store.stats(game_id, 2)] == [1, 1]
 
 
 def test_a_tick_finishes_the_work_of_a_tick_that_died_after_writing_a_game(settings) -> None:
