@@ -24,7 +24,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypeVar, cast
@@ -855,9 +855,11 @@ class GameStore:
         self.live.remove([game_id])
 
     # --- sibling games -----------------------------------------------------------------------
-    def reveal_if_all_over(self, record: GameRecord) -> bool:
+    def reveal_if_all_over(self, record: GameRecord, gone: Collection[str] = ()) -> bool:
         """Mark ``record`` and its siblings revealed when every one of them is over (the last
-        of them to end does it). Returns whether the seed is now public."""
+        of them to end does it) or among ``gone`` (known dropped unfinished: a tournament's
+        table whose game expired; a sibling merely not stored may not be created yet).
+        Returns whether the seed is now public."""
         if record.status is not GameStatus.OVER:
             return False
         if not record.siblings or record.revealed:
@@ -866,7 +868,10 @@ class GameStore:
             for sibling in record.siblings:
                 pipe.hget(self.key_for(sibling, "game"), "status")
             statuses = pipe.execute()
-        if any(status != GameStatus.OVER.value for status in statuses):
+        if any(
+            status != GameStatus.OVER.value and sibling not in gone
+            for sibling, status in zip(record.siblings, statuses, strict=True)
+        ):
             return False
         # one slot per game, so not one transaction: each write is idempotent, and a game
         # missed by a crash is marked by the next sibling's end or the tournament's tick

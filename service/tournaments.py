@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from redis.exceptions import LockNotOwnedError
 from redis.lock import Lock
@@ -308,28 +308,43 @@ class TournamentRunner:
         return Lock(self.redis, self._key(tid, "lock"), timeout=LOCK_SECONDS, blocking=False)
 
     def _finished(self, t: Tournament) -> set[int]:
-        """Indexes of the games known to be over (a game never stops being over)."""
-        return {int(i) for i in self.redis.smembers(self._key(t.id, "over"))}
+        """Indexes of the games known to be over or dropped (neither ever changes)."""
+        members = cast("set[str]", self.redis.smembers(self._key(t.id, "over")))
+        return {int(i.lstrip("d")) for i in members}
+
+    def _dropped(self, t: Tournament) -> set[int]:
+        """Indexes of the games dropped unfinished (``d<index>`` in the ``over`` set)."""
+        members = cast("set[str]", self.redis.smembers(self._key(t.id, "over")))
+        return {int(i[1:]) for i in members if i.startswith("d")}
+
+    def _mark(self, t: Tournament, member: str) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(self._key(t.id, "over"), member)
+            pipe.expire(self._key(t.id, "over"), self.settings.active_game_ttl)
+            pipe.execute()
 
     def _step(self, t: Tournament) -> str:
         plan = schedule(t)
         finished = self._finished(t)
+        dropped = self._dropped(t)
         now = time.time()
         for index in range(t.created):
             if index in finished:
                 continue
             record = self.service.store.load(t.game_id(index))
-            if record is None:
+            if record is None:  # dropped unfinished: no move for the active games' retention
+                self._mark(t, f"d{index}")
+                finished.add(index)
+                dropped.add(index)
                 continue
             if record.status is GameStatus.OVER:
                 self.service.ended(record)
-                with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.sadd(self._key(t.id, "over"), index)
-                    pipe.expire(self._key(t.id, "over"), self.settings.active_game_ttl)
-                    pipe.execute()
+                self._mark(t, str(index))
                 finished.add(index)
                 continue
             self._revive(record, now)
+        if dropped:
+            self._reveal_beside(t, plan, finished, dropped)
         over = len(finished)
         while t.created < t.games and t.created - over < t.concurrency:
             seating, seed = plan[t.created]
@@ -365,6 +380,24 @@ class TournamentRunner:
             t.standings, t.rated, t.rated_at = self.standings(t), over, now
             self.save(t)
         return f"{over}/{t.games} over, {t.created} started"
+
+    def _reveal_beside(
+        self,
+        t: Tournament,
+        plan: list[tuple[list[int], str]],
+        finished: set[int],
+        dropped: set[int],
+    ) -> None:
+        """Publish the seed of the tables that are over and were dealt a dropped table's seed:
+        nobody can play the dropped one any more, so its dice can no longer be foreseen
+        (their own ends waited for it)."""
+        gone = {t.game_id(i) for i in dropped}
+        seeds = {plan[i][1] for i in dropped}
+        for index in sorted(finished - dropped):
+            if plan[index][1] in seeds:
+                record = self.service.store.load(t.game_id(index))
+                if record is not None and not record.revealed:
+                    self.service.store.reveal_if_all_over(record, gone)
 
     def _announce(self, game_id: str) -> None:
         """Do again what follows a game's write (``GameService.announce``), for a game a

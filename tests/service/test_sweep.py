@@ -291,6 +291,39 @@ def test_a_tick_finishes_the_work_of_a_tick_that_died_after_writing_a_game(setti
     assert runner.load(tournament.id).created == 1
 
 
+def test_a_mirrored_table_dropped_unfinished_ends_its_tournament_and_frees_its_seed(
+    settings,
+) -> None:
+    """A table whose game expired unfinished (an external seat that never moved, no
+    deadlines, a week without a move): the tournament waited for it for good (ticking every
+    few seconds, never finished), and the seed of the tables dealt the same dice stayed
+    secret for their whole retention. It now counts as over without a result; the tables
+    beside it show their seed (nobody can play the dropped one any more)."""
+    service = game_service(settings)
+    account, _ = service.accounts.register("silent", "tests")
+    runner = TournamentRunner(settings, service)
+    spec = {
+        "game": "toy",
+        "format": "mirrored",
+        "participants": [{"name": "out", "account": account.id}, {"name": "b", "bot": "random"}],
+        "games": 2,
+    }
+    tournament = runner.create(spec)
+    runner.tick(tournament.id, False)
+    first, second = tournament.game_id(0), tournament.game_id(1)
+    assert service.record(second).siblings == [first]
+    store = service.store
+    store.redis.hset(store.key_for(second, "game"), "status", GameStatus.OVER.value)
+    assert runner.tick(tournament.id, False) == "1/2 over, 2 started"
+    assert not service.record(second).seed_public  # its sibling is still played
+
+    store.redis.delete(*store.redis.keys(store.key_for(first, "*")))  # expired unfinished
+    assert runner.tick(tournament.id, False) == "finished"
+    assert service.record(second).seed_public
+    assert service.summary(service.record(second))["seed"] is not None
+    assert runner.load(tournament.id).status == "finished"
+
+
 def test_sweep_compacts_a_finished_game_whose_follow_up_was_lost(settings) -> None:
     """An API process killed between a game's last move and its compaction: the sweep that
     finds the game over compacts it (its log, events and answers go; the archive stays),
