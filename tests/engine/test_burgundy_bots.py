@@ -198,6 +198,25 @@ def test_fitted_search_bot_plays_a_seeded_solo_game_with_a_tiny_budget():
     assert played.result is not None and played.illegal == 0
 
 
+def test_returns_leaf_weighs_every_feature_and_its_search_plays_a_seeded_solo_game():
+    """The returns leaf (fitted to the points the corrected heuristic went on to make, not in
+    the catalogue, RULES.md) has one weight per feature, values a fresh sheet at most of the
+    game's points still to come, and its search plays a seeded solo game legally."""
+    from engine.burgundy.search import RETURNS_NAMES, ReturnsLookahead, ReturnsSearchBot
+    from engine.dice import Dice
+    from engine.games import get_game
+    from engine.simulate import play
+
+    game = get_game("burgundy")
+    look = ReturnsLookahead(game)
+    assert len(look.weights) == len(RETURNS_NAMES)
+    state = game.setup(1, game.validate_options(1, {"variant": "solo"}), Dice("returns"))
+    game.apply(state, 0, game.legal_actions(state, 0)[0], Dice("returns"))
+    assert look.value(state, 0, None) > 40, "a fresh sheet still has most of its points to make"
+    played = play(game, [ReturnsSearchBot(iterations=8)], "returns", {"variant": "solo"})
+    assert played.result is not None and played.illegal == 0
+
+
 def test_search_plays_the_candidate_then_two_rounds_before_valuing_the_leaf():
     from engine.burgundy.search import ROUNDS_AHEAD, BurgundySearchBot
     from engine.burgundy.state import SOLO_ROUNDS
