@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,30 +52,7 @@ RIDGE = 1e-3
 
 def samples(games: int, explore: float, progress: Progress) -> list[tuple[list[float], float]]:
     """(features after a round, points still to come) over seeded heuristic solo games."""
-    game = get_game("burgundy")
-    bot = HeuristicBot()
-    found: list[tuple[list[float], float]] = []
-    task = progress.add_task("solo games", total=games)
-    for n in range(games):
-        dice = FastDice(f"leaf-{n}")
-        rng = random.Random(n)
-        state = game.setup(1, game.validate_options(1, dict(OPTIONS)), dice)
-        rows: list[tuple[list[float], int]] = []
-        while not game.is_over(state):
-            view, legal = game.view(state, 0), game.legal_actions(state, 0)
-            if legal[0]["type"] != "pick_castle" and rng.random() < explore:
-                scores = bot.scores(view, legal)
-                best = sorted(range(len(legal)), key=lambda i: -scores[i])[:4]
-                action = legal[rng.choice(best)]
-            else:
-                action = bot.choose(view, legal, rng)
-            fast_step(game, state, 0, action, dice)
-            if not game.is_over(state):
-                rows.append((features(state, 0), sum(state.sheets[0].points)))
-        final = sum(state.sheets[0].points)
-        found.extend((x, float(final - points)) for x, points in rows)
-        progress.advance(task)
-    return found
+    return sheets("leaf", 0, games, explore, progress, lambda game, state: features(state, 0))
 
 
 def return_samples(
@@ -83,12 +61,33 @@ def return_samples(
     """(the returns leaf's features after a step, points still to come) over seeded solo
     games (``returns-N``) of the heuristic as the search's rollouts play it (with the solo
     correction), exploring as :func:`samples` does."""
+    return sheets(
+        "returns",
+        first,
+        games,
+        explore,
+        progress,
+        lambda game, state: returns_features(state, game.view(state, 0), 0),
+    )
+
+
+def sheets(
+    prefix: str,
+    first: int,
+    games: int,
+    explore: float,
+    progress: Progress,
+    read: Callable[[Any, Any], list[float]],
+) -> list[tuple[list[float], float]]:
+    """(``read`` of the state after each step, points still to come) over the seeded solo
+    games ``prefix-N`` of the heuristic (with probability ``explore`` a decision is drawn
+    from its four best instead)."""
     game = get_game("burgundy")
     bot = HeuristicBot()
     found: list[tuple[list[float], float]] = []
     task = progress.add_task("solo games", total=games)
     for n in range(first, first + games):
-        dice = FastDice(f"returns-{n}")
+        dice = FastDice(f"{prefix}-{n}")
         rng = random.Random(n)
         state = game.setup(1, game.validate_options(1, dict(OPTIONS)), dice)
         rows: list[tuple[list[float], int]] = []
@@ -102,8 +101,7 @@ def return_samples(
                 action = bot.choose(view, legal, rng)
             fast_step(game, state, 0, action, dice)
             if not game.is_over(state):
-                x = returns_features(state, game.view(state, 0), 0)
-                rows.append((x, sum(state.sheets[0].points)))
+                rows.append((read(game, state), sum(state.sheets[0].points)))
         final = sum(state.sheets[0].points)
         found.extend((x, float(final - points)) for x, points in rows)
         progress.advance(task)
