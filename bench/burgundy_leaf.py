@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,13 @@ from bench.cluster import machine_line, machine_state
 from bench.search import with_ci
 from engine.burgundy.bots import HeuristicBot
 from engine.burgundy.leaf import LEAF_FILE, NAMES, features
-from engine.burgundy.search import BurgundySearchBot, FittedSearchBot
+from engine.burgundy.search import (
+    RETURNS_FILE,
+    RETURNS_NAMES,
+    BurgundySearchBot,
+    FittedSearchBot,
+    returns_features,
+)
 from engine.games import get_game
 from engine.search import FastDice, fast_step
 from engine.simulate import play
@@ -45,12 +52,42 @@ RIDGE = 1e-3
 
 def samples(games: int, explore: float, progress: Progress) -> list[tuple[list[float], float]]:
     """(features after a round, points still to come) over seeded heuristic solo games."""
+    return sheets("leaf", 0, games, explore, progress, lambda game, state: features(state, 0))
+
+
+def return_samples(
+    first: int, games: int, explore: float, progress: Progress
+) -> list[tuple[list[float], float]]:
+    """(the returns leaf's features after a step, points still to come) over seeded solo
+    games (``returns-N``) of the heuristic as the search's rollouts play it (with the solo
+    correction), exploring as :func:`samples` does."""
+    return sheets(
+        "returns",
+        first,
+        games,
+        explore,
+        progress,
+        lambda game, state: returns_features(state, game.view(state, 0), 0),
+    )
+
+
+def sheets(
+    prefix: str,
+    first: int,
+    games: int,
+    explore: float,
+    progress: Progress,
+    read: Callable[[Any, Any], list[float]],
+) -> list[tuple[list[float], float]]:
+    """(``read`` of the state after each step, points still to come) over the seeded solo
+    games ``prefix-N`` of the heuristic (with probability ``explore`` a decision is drawn
+    from its four best instead)."""
     game = get_game("burgundy")
     bot = HeuristicBot()
     found: list[tuple[list[float], float]] = []
     task = progress.add_task("solo games", total=games)
-    for n in range(games):
-        dice = FastDice(f"leaf-{n}")
+    for n in range(first, first + games):
+        dice = FastDice(f"{prefix}-{n}")
         rng = random.Random(n)
         state = game.setup(1, game.validate_options(1, dict(OPTIONS)), dice)
         rows: list[tuple[list[float], int]] = []
@@ -64,11 +101,47 @@ def samples(games: int, explore: float, progress: Progress) -> list[tuple[list[f
                 action = bot.choose(view, legal, rng)
             fast_step(game, state, 0, action, dice)
             if not game.is_over(state):
-                rows.append((features(state, 0), sum(state.sheets[0].points)))
+                rows.append((read(game, state), sum(state.sheets[0].points)))
         final = sum(state.sheets[0].points)
         found.extend((x, float(final - points)) for x, points in rows)
         progress.advance(task)
     return found
+
+
+def returns(console: Console, args: argparse.Namespace) -> None:
+    """Fit the returns leaf on ``--games`` games and judge it on as many held-out games,
+    against the heuristic's own leaf terms (held, potential) rescaled by the same fit."""
+    machine = machine_state()
+    with Progress(console=console) as progress:
+        train = return_samples(args.first, args.games, args.explore, progress)
+        test = return_samples(args.first + args.games, args.games, args.explore, progress)
+    hand = [RETURNS_NAMES.index(n) for n in ("bias", "rounds_left", "held", "potential")]
+    found = {}
+    every = list(range(len(RETURNS_NAMES)))
+    for label, keep in (("hand terms and rounds left", hand), ("all", every)):
+        weights = least_squares([([x[i] for i in keep], y) for x, y in train])
+        residual = [y - sum(w * x[i] for w, i in zip(weights, keep, strict=True)) for x, y in test]
+        ys = [y for _, y in test]
+        r2 = 1 - statistics.pvariance(residual) / statistics.pvariance(ys)
+        console.print(
+            f"{label}: held-out R^2 {r2:.4f}, residual sd {statistics.pstdev(residual):.3f}"
+        )
+        found[label] = (weights, r2, statistics.pstdev(residual))
+    weights, r2, sd = found["all"]
+    data: dict[str, Any] = {
+        "note": "fitted by bench/burgundy_leaf.py returns: least squares of the points still "
+        "to come on engine/burgundy/search.py's RETURNS_NAMES, corrected heuristic solo games "
+        "on duchy A",
+        "games": args.games,
+        "explore": args.explore,
+        "samples": len(train),
+        "held_out_r2": round(r2, 4),
+        "held_out_residual_sd": round(sd, 3),
+        "hand_terms_held_out_r2": round(found["hand terms and rounds left"][1], 4),
+        "weights": {name: round(w, 5) for name, w in zip(RETURNS_NAMES, weights, strict=True)},
+    }
+    Path(args.out or RETURNS_FILE).write_text(json.dumps(data, indent=2) + "\n")
+    console.print(machine_line(machine))
 
 
 def least_squares(rows: list[tuple[list[float], float]]) -> list[float]:
@@ -159,16 +232,19 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=["fit", "evaluate"])
+    parser.add_argument("what", choices=["fit", "evaluate", "returns"])
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--explore", type=float, default=0.15)
     parser.add_argument("--iterations", type=int, default=120)
     parser.add_argument("--leaf", choices=["fitted", "potential"], default="fitted")
+    parser.add_argument("--out", help="returns: the weights' file (default: the engine's)")
     args = parser.parse_args(argv)
     console = Console()
     if args.what == "fit":
         fit(console, args)
+    elif args.what == "returns":
+        returns(console, args)
     else:
         evaluate(console, args)
 
