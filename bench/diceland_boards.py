@@ -45,9 +45,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.diceland_fairness import Estimate, SerialExecutor
 from engine.diceland import GAME
+from engine.diceland.mapgen import MAPS_DIR
 from engine.diceland.maps import (
     BOARD_SIDES,
+    CURRENT_LAYOUTS,
     EDITION,
+    KEPT_IN,
     MAP_NAMES,
     MAP_TEXT,
     board_name,
@@ -59,14 +62,21 @@ BOARDS = [board_name(b) for b in boards_of(EDITION)]
 TAG = "boards"
 """The games' seeds start with it (``--tag``: fresh seeds for a candidate picked on a run)."""
 
-SAVED = Path(__file__).with_name("diceland_candidates") / "b6_run.json"
-"""The run that measured the current boards (the data test reads it)."""
+SAVED = Path(__file__).with_name("diceland_candidates") / "b7_run.json"
+"""The run that judged the current edition's boards (the data test reads it; edition 6's,
+``b6_run.json``, beside it)."""
 
 
-def layouts_digest() -> str:
-    """The SHA-256 of the current map files, in letter order: a saved run says which maps it
-    measured, so a changed map makes the data test ask for the run again."""
-    return hashlib.sha256("".join(MAP_TEXT[m] for m in MAP_NAMES).encode()).hexdigest()
+def layouts_digest(edition: int = EDITION) -> str:
+    """The SHA-256 of ``edition``'s map files (the current ones by default), in letter order: a
+    saved run says which maps it measured, so a changed map makes the data test ask for the run
+    again."""
+    if edition in CURRENT_LAYOUTS:
+        texts = [MAP_TEXT[m] for m in MAP_NAMES]
+    else:
+        folder = Path(MAPS_DIR, f"edition{KEPT_IN.get(edition, edition)}")
+        texts = [(folder / f"{m}.json").read_text() for m in MAP_NAMES]
+    return hashlib.sha256("".join(texts).encode()).hexdigest()
 
 
 def inside(run: dict[str, Any]) -> tuple[int, int]:

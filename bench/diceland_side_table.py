@@ -18,10 +18,10 @@ prints:
   and the equilibrium, all read off the same games (the last two in-sample: a forecast, to be
   judged on fresh seeds with ``bench/diceland_boards.py``).
 
-``--save FILE`` writes every game's result with the maps' SHA-256 (the data test reads
-``diceland_candidates/sides_run.json``); ``--load FILE`` reads one instead of playing;
-``--table FILE`` writes the equilibria per number of seats and set of boards (each board's
-chance of each side), for a bot that would pick by them.
+``--save FILE`` writes every game's result with the maps' SHA-256 (a data test reads
+``diceland_candidates/sides_run.json``, made on edition 6's maps); ``--load FILE`` reads one
+instead of playing; ``--table FILE`` writes the equilibria per number of seats and set of
+boards (each board's chance of each side), for a bot that would pick by them.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ from engine.simulate import make_bots, play
 BOARDS = boards_of(EDITION)
 TAG = "sides"
 SAVED = Path(__file__).with_name("diceland_candidates") / "sides_run.json"
-"""The run the data test reads (the heuristic with its sides at random: every board inside)."""
+"""The run a data test reads (edition 6, the heuristic with its sides at random: every board
+inside)."""
 
 Units = dict[str, dict[str, list[float]]]
 """One seed at one size: per set of boards (``"A/C B/H"``) and per combination of their sides

@@ -129,6 +129,7 @@ def design_b() -> Design:
         edits=(
             ("hex", (6, 5), (5, 6)),
             ("hex", (9, 0), (7, 0)),
+            ("treasure", (5, 7), (0, 3)),
         ),
     )
 
@@ -273,6 +274,8 @@ def design_h() -> Design:
         edits=(
             ("treasure", (-3, 4), (-3, 3)),
             ("hex", (-4, -2), (-1, -5)),
+            ("treasure", (1, -5), (-2, 1)),
+            ("treasure", (1, 5), (3, 0)),
         ),
     )
 

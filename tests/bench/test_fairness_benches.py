@@ -322,7 +322,7 @@ def test_diceland_boards_plays_the_four_boards_with_sides_picked_and_saves_every
         "--first-seeds", "1", "--first-pairs", "1", "--bots", "random",
         "--singles", str(singles), "--save", str(saved),
     )  # fmt: skip
-    assert "edition 6, boards A/C B/H D/E F/G" in out
+    assert "edition 7, boards A/C B/H D/E F/G" in out
     assert "random, all: 8 four-seat games, 2 games a board pair" in out
     assert re.search(r"four seats: A/C 0\.\d{3}±0\.\d{3}", out), out
     assert re.search(r"inside 45-55 %: \d of 6; worst off 0\.\d{3}", out), out
@@ -351,6 +351,22 @@ def test_diceland_side_table_plays_every_side_forced_and_finds_each_deals_equili
     assert again.splitlines()[1:-1] == out.splitlines()[1:-1]
     made = json.loads(table.read_text())["sides"]
     assert all(set(c) <= set(b.split("/")) for d in made["4"].values() for b, c in d.items())
+
+
+def test_diceland_side_screen_pairs_each_edit_with_its_side_as_it_is(tmp_path):
+    """``diceland_side_screen.py``: a candidate edit of one map, its side forced in four-seat
+    and heads-up games on the seeds of the map as it is, both paired; the map as it is shifts
+    by nothing, the board by half the side; every unit saved."""
+    spec, saved = tmp_path / "cands.json", tmp_path / "units.json"
+    spec.write_text(json.dumps({"B-y": ["B", [["treasure", [0, 3], [5, 7]]]]}))
+    out = run_bench(
+        "diceland_side_screen.py", str(spec), "--seeds", "2", "--heads-up", "1",
+        "--bots", "random", "--chunk", "1", "--save", str(saved),
+    )  # fmt: skip
+    assert re.search(r"B now \[B/H, link 28, .*random four 0\.\d{3} \(\+0\.000±0\.000", out), out
+    assert re.search(r"B-y \[B/H, link 22, .*random heads-up \d\.\d{3} \([-+]0\.\d{3}±", out), out
+    units = json.loads(saved.read_text())["units"]
+    assert len(units["B-y|random|four"]) == 2 and len(units["B now|random|heads-up"]) == 1
 
 
 def test_burgundy_tune_castles_pairs_every_castle_against_the_own_pick_or_a_named_one():

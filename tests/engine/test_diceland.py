@@ -13,7 +13,7 @@ from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
 from engine.diceland.bots import all_distances
-from engine.diceland.maps import BOARD_SIDES, MAP_DATA
+from engine.diceland.maps import BOARD_SIDES, EDITION, MAP_DATA
 from engine.diceland.rules import TURN_LIMIT, DicelandOptions
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
@@ -201,12 +201,12 @@ def test_rule_each_player_gets_a_random_board_and_picks_its_side():
     choose for themselves whether they play using the front or back of their board." From
     edition 6 the eight maps are the sides of four boards (``BOARD_SIDES``); a seat's first
     decision is its side, and the first turn's throw comes once every side is picked."""
-    boards = [list(b) for b in BOARD_SIDES[6]]
+    boards = [list(b) for b in BOARD_SIDES[EDITION]]
     dealt = set()
     for n in range(12):
         dice = Dice(f"boards-{n}")
         state = GAME.setup(3, GAME.validate_options(3, {}), dice)
-        assert state.edition == 6 and state.phase == Phase.SIDE and state.last_throw == []
+        assert state.edition == EDITION and state.phase == Phase.SIDE and state.last_throw == []
         assert all(b in boards for b in state.boards) and len(set(map(tuple, state.boards))) == 3
         assert set(GAME.to_act(state)) == {0, 1, 2}
         for seat in range(3):

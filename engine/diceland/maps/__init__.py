@@ -8,10 +8,11 @@ same day) in ``edition2/``, edition 3 (current until edition 4 of the same day) 
 ``edition3/``, edition 4 (current until edition 5, 2026-11-25) in ``edition4/``. A game
 whose options or state name no edition was made before editions existed: edition 1.
 
-Edition 6 (2026-11-25) changes no layout: it plays edition 5's maps as the two sides of four
+Edition 6 (2026-11-25) changed no layout: it played edition 5's maps as the two sides of four
 boards (:data:`BOARD_SIDES`), each seat dealt a board and choosing its side as the rulebook's
-players do; editions 1-5 deal each seat a map. So editions 5 and 6 share the files here
-(:data:`CURRENT_LAYOUTS`).
+players do; editions 1-5 deal each seat a map. So editions 5 and 6 share their files, kept in
+``edition6/`` (:data:`KEPT_IN`). Edition 7 (2026-11-25) retunes two maps of those boards
+(RULES.md, *Edition 7*); its files are here.
 """
 
 from __future__ import annotations
@@ -25,16 +26,21 @@ from engine.diceland.board import Board
 
 MAP_NAMES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
 
-EDITION = 6
+EDITION = 7
 """The maps' current edition: new games play it (RULES.md, The maps)."""
 
-EDITIONS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+EDITIONS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
 
-CURRENT_LAYOUTS: tuple[int, ...] = (5, 6)
-"""The editions whose layouts are the files here (edition 6 changed the boards, not the maps)."""
+CURRENT_LAYOUTS: tuple[int, ...] = (7,)
+"""The editions whose layouts are the files here."""
+
+KEPT_IN: dict[int, int] = {5: 6}
+"""Past editions whose layouts another's folder keeps (edition 6 changed the boards, not the
+maps: editions 5 and 6 read ``edition6/``)."""
 
 BOARD_SIDES: dict[int, tuple[tuple[str, str], ...]] = {
     6: (("A", "C"), ("B", "H"), ("D", "E"), ("F", "G")),
+    7: (("A", "C"), ("B", "H"), ("D", "E"), ("F", "G")),
 }
 """The four double-sided boards of an edition that has them, each as its (front, back) maps
 (RULES.md, *Boards and sides*); an edition without boards deals each seat a map."""
@@ -68,12 +74,12 @@ def _old_boards(edition: int) -> dict[str, Board]:
 
 def edition_data(edition: int) -> dict[str, dict[str, Any]]:
     """Every map's JSON data in ``edition`` (shared read-only)."""
-    return MAP_DATA if edition in CURRENT_LAYOUTS else _old_data(edition)
+    return MAP_DATA if edition in CURRENT_LAYOUTS else _old_data(KEPT_IN.get(edition, edition))
 
 
 def edition_boards(edition: int) -> dict[str, Board]:
     """Every map's board in ``edition``."""
-    return BOARDS if edition in CURRENT_LAYOUTS else _old_boards(edition)
+    return BOARDS if edition in CURRENT_LAYOUTS else _old_boards(KEPT_IN.get(edition, edition))
 
 
 def boards_of(edition: int) -> tuple[tuple[str, str], ...]:
@@ -87,8 +93,9 @@ def board_name(sides: tuple[str, str] | list[str]) -> str:
 
 
 def edition_of(maps: dict[str, Any]) -> int:
-    """The edition whose layouts these are (a view's ``maps``); the current one if none."""
-    for edition in (EDITION, *EDITIONS):
+    """The edition whose layouts these are (a view's ``maps``): the latest of those that have
+    them (editions 5 and 6 share theirs); the current one if none."""
+    for edition in sorted(EDITIONS, reverse=True):
         data = edition_data(edition)
         if all(
             name in data and layout.get("territories") == data[name]["territories"]
