@@ -37,13 +37,13 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.diceland_fairness import Estimate, SerialExecutor
+from bench.diceland_fairness import Estimate, announce, executor
 from engine.diceland import GAME
 from engine.diceland.mapgen import MAPS_DIR
 from engine.diceland.maps import (
@@ -220,11 +220,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         assert sorted(m for b in pairing for m in b) == list(MAP_NAMES), args.boards
         BOARD_SIDES[EDITION] = pairing  # type: ignore[assignment]
         BOARDS[:] = [board_name(b) for b in pairing]
-    print(
-        f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average "
-        f"{os.getloadavg()[0]:.1f}; edition {EDITION}, boards {' '.join(BOARDS)}, seeds {TAG}-*"
-    )
-    pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
+    announce(f"boards {' '.join(BOARDS)}, seeds {TAG}-*")
+    pool = executor(args.jobs)
     saved: dict[str, Any] = {
         "edition": EDITION,
         "boards": BOARDS,

@@ -137,6 +137,20 @@ class SerialExecutor(Executor):
         return future
 
 
+def executor(jobs: int) -> Executor:
+    """``jobs`` worker processes, or this process alone for one."""
+    return ProcessPoolExecutor(jobs) if jobs > 1 else SerialExecutor()
+
+
+def announce(what: str) -> None:
+    """Print when a run starts, the machine's load and the maps' edition, then ``what``."""
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average "
+        f"{os.getloadavg()[0]:.1f}; edition {EDITION}, {what}",
+        flush=True,
+    )
+
+
 def score(maps: Sequence[str], seat_of: int, bot: str, seed: str) -> float:
     """Seat ``seat_of``'s win (1, a fraction if shared, or 0) in one game on ``maps``."""
     played = play(

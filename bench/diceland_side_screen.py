@@ -34,13 +34,12 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.diceland_fairness import Estimate, SerialExecutor, install_maps, score
+from bench.diceland_fairness import Estimate, announce, executor, install_maps, score
 from bench.diceland_tune import design_of, rebuild
 from engine.diceland.maps import EDITION, MAP_NAMES, boards_of
 
@@ -105,13 +104,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--chunk", type=int, default=10)
     parser.add_argument("--save", type=Path, help="every unit (JSON)")
     args = parser.parse_args(argv)
-    print(
-        f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average "
-        f"{os.getloadavg()[0]:.1f}; edition {EDITION}, seeds {args.tag}-*",
-        flush=True,
-    )
+    announce(f"seeds {args.tag}-*")
     start = time.time()
-    pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
+    pool = executor(args.jobs)
     cands = layouts(args.candidates)
     plain = {m: rebuild(design_of(m), design_of(m).edits) for m in MAP_NAMES}
     kinds = {"four": (four_units, args.seeds), "heads-up": (heads_up_units, args.heads_up)}

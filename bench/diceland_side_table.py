@@ -35,13 +35,13 @@ import statistics
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.diceland_boards import layouts_digest
-from bench.diceland_fairness import Estimate, SerialExecutor
+from bench.diceland_fairness import Estimate, announce, executor
 from engine.diceland import GAME
 from engine.diceland.maps import EDITION, board_name, boards_of
 from engine.simulate import make_bots, play
@@ -209,13 +209,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--table", type=Path, help="the table for the heuristic (JSON)")
     parser.add_argument("--load", type=Path, help="a --save file to read instead of playing")
     args = parser.parse_args(argv)
-    print(
-        f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average "
-        f"{os.getloadavg()[0]:.1f}; edition {EDITION}, seeds {args.tag}-*",
-        flush=True,
-    )
+    announce(f"seeds {args.tag}-*")
     start = time.time()
-    pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else SerialExecutor()
+    pool = executor(args.jobs)
     if args.load:
         runs = {int(n): u for n, u in json.loads(args.load.read_text())["runs"].items()}
     else:
