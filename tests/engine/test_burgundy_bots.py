@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from typing import Any
 
 import pytest
 
@@ -100,26 +101,34 @@ def test_a_solo_game_starts_from_the_commodity_castle_and_a_seated_one_as_before
     assert square("A", HeuristicBot().choose(view, legal, random.Random(0))) == "worker"
 
 
+def saved_solo_rows(name: str) -> list[dict[str, Any]]:
+    """The rows (seed, heuristic, search) of a saved per-seed solo log in
+    ``bench/burgundy_runs/``."""
+    import json
+    from pathlib import Path
+
+    saved = Path(__file__).parents[2] / "bench/burgundy_runs" / name
+    return [json.loads(line) for line in saved.read_text().splitlines()]
+
+
+def rounded_ci(values: list[int]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval, rounded as the rules page gives them."""
+    from bench.search import mean_ci
+
+    mean, half = mean_ci(values)
+    return (round(mean, 2), round(mean - half, 2), round(mean + half, 2))
+
+
 def saved_solo_run(name: str) -> dict[str, object]:
     """The figures of a saved per-seed solo log in ``bench/burgundy_runs/``: its seeds, the
     search's mean with its 95% interval, the paired gain over the heuristic with its
     interval (rounded as the rules page gives them), seeds better and worse, games at 62+."""
-    import json
-    from pathlib import Path
-
-    from bench.search import mean_ci
-
-    def rounded(values: list[int]) -> tuple[float, float, float]:
-        mean, half = mean_ci(values)
-        return (round(mean, 2), round(mean - half, 2), round(mean + half, 2))
-
-    saved = Path(__file__).parents[2] / "bench/burgundy_runs" / name
-    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    rows = saved_solo_rows(name)
     gains = [r["search"] - r["heuristic"] for r in rows]
     return {
         "seeds": sorted(r["seed"] for r in rows),
-        "search": rounded([r["search"] for r in rows]),
-        "gain": rounded(gains),
+        "search": rounded_ci([r["search"] for r in rows]),
+        "gain": rounded_ci(gains),
         "better_worse": (sum(g > 0 for g in gains), sum(g < 0 for g in gains)),
         "at_62": sum(r["search"] >= 62 for r in rows),
     }
@@ -137,47 +146,52 @@ def test_the_saved_solo_search_from_the_commodity_castle_holds_the_rules_pages_f
     assert run["better_worse"] == (37, 16)
 
 
-def test_the_saved_solo_search_with_the_correction_holds_the_rules_pages_figures():
-    """The saved per-seed log of the search (720 simulations) with the solo correction on
-    all 200 of the target's seeds (RULES.md, *A correction fitted to the search's values*):
-    the search's mean 60.16 (59.40-60.93), the paired gain over its heuristic +1.91 (+1.29
-    to +2.52), better on 115 seeds and worse on 53, 62 or more in 87 games."""
-    run = saved_solo_run("solo_search_720_corrected.jsonl")
+@pytest.mark.parametrize(
+    "name, search, gain, better_worse, at_62",
+    [
+        # RULES.md, *A correction fitted to the search's values*
+        (
+            "solo_search_720_corrected.jsonl",
+            (60.16, 59.40, 60.93),
+            (1.91, 1.29, 2.52),
+            (115, 53),
+            87,
+        ),
+        # RULES.md, *The correction's second round*
+        (
+            "solo_search_720_second_fit.jsonl",
+            (60.51, 59.74, 61.28),
+            (2.32, 1.66, 2.98),
+            (128, 50),
+            95,
+        ),
+    ],
+)
+def test_the_saved_solo_search_on_all_200_target_seeds_holds_the_rules_pages_figures(
+    name, search, gain, better_worse, at_62
+):
+    """The saved per-seed logs of the search (720 simulations) on all 200 of the target's
+    seeds, with the solo correction's first round and with its second: the search's mean
+    and 95% interval, the paired gain over its heuristic, seeds better and worse, games at
+    62 or more, as the rules page gives them."""
+    run = saved_solo_run(name)
     assert run["seeds"] == sorted(f"solo-{n}" for n in range(200))
-    assert run["search"] == (60.16, 59.40, 60.93)
-    assert run["gain"] == (1.91, 1.29, 2.52)
-    assert run["better_worse"] == (115, 53)
-    assert run["at_62"] == 87
+    assert run["search"] == search
+    assert run["gain"] == gain
+    assert run["better_worse"] == better_worse
+    assert run["at_62"] == at_62
 
 
-def test_the_saved_solo_search_with_the_second_correction_holds_the_rules_pages_figures():
-    """The saved per-seed log of the search (720 simulations) with the correction's second
-    round on the target's seeds (RULES.md, *The correction's second round*): 135 seeds,
-    solo-0 to solo-67 and solo-100 to solo-166; the search's mean 60.80 (59.85-61.75), the
-    paired gain over its heuristic +2.22 (+1.41 to +3.03), better on 82 seeds and worse on
-    37, 62 or more in 69 games; against the search with the first round on the same seeds
-    +0.45 (-0.03 to +0.94)."""
-    import json
-    from pathlib import Path
-
-    from bench.search import mean_ci
-
-    run = saved_solo_run("solo_search_720_second_fit.jsonl")
-    assert run["seeds"] == sorted(f"solo-{n}" for n in range(200))
-    assert run["search"] == (60.51, 59.74, 61.28)
-    assert run["gain"] == (2.32, 1.66, 2.98)
-    assert run["better_worse"] == (128, 50)
-    assert run["at_62"] == 95
-    saved = Path(__file__).parents[2] / "bench/burgundy_runs"
-    first, second = (
-        {
-            row["seed"]: row["search"]
-            for row in map(json.loads, (saved / name).read_text().splitlines())
-        }
-        for name in ("solo_search_720_corrected.jsonl", "solo_search_720_second_fit.jsonl")
-    )
-    mean, half = mean_ci([score - first[seed] for seed, score in second.items()])
-    assert (round(mean, 2), round(mean - half, 2), round(mean + half, 2)) == (0.34, -0.06, 0.75)
+def test_the_second_correction_moves_the_search_as_the_rules_page_says():
+    """The search with the correction's second round against the search with the first, on
+    the same 200 target seeds (RULES.md, *The correction's second round*): +0.34 (-0.06 to
+    +0.75), better on 51 seeds, worse on 46."""
+    first = {r["seed"]: r["search"] for r in saved_solo_rows("solo_search_720_corrected.jsonl")}
+    second = saved_solo_rows("solo_search_720_second_fit.jsonl")
+    moved = [r["search"] - first[r["seed"]] for r in second]
+    assert len(moved) == 200
+    assert rounded_ci(moved) == (0.34, -0.06, 0.75)
+    assert (sum(m > 0 for m in moved), sum(m < 0 for m in moved)) == (51, 46)
 
 
 def test_fast_heuristic_makes_the_same_decisions_as_the_whole_sheet_recomputation():
