@@ -64,6 +64,7 @@ def wait_for(base: str, game_id: str, predicate, timeout: float = 120.0) -> dict
     """Poll the game's summary until ``predicate(summary)``; fails after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     cursor = "0"
+    summary: dict[str, Any] = {}
     while time.monotonic() < deadline:
         summary = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
         if predicate(summary):
@@ -72,7 +73,10 @@ def wait_for(base: str, game_id: str, predicate, timeout: float = 120.0) -> dict
             f"{base}/v1/games/{game_id}/events", params={"after": cursor, "wait": "2"}, timeout=40
         ).json()
         cursor = feed["cursor"]
-    raise AssertionError(f"game {game_id} did not reach the expected state in {timeout} s")
+    last = {k: summary.get(k) for k in ("status", "version", "to_act", "seats")}
+    raise AssertionError(
+        f"game {game_id} did not reach the expected state in {timeout} s; last seen: {last}"
+    )
 
 
 def play_until_over(
