@@ -1,4 +1,4 @@
-"""Diceland as JSON Schema: its actions, view, result detail and events."""
+"""Diceland as JSON Schema: its actions, view, result detail, events and an edition's maps."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ CHOICE = obj(
 )
 
 MAP_DATA = obj(
-    "a map's layout (the same for every game)",
+    "a map's layout (the same for every game of its edition)",
     {
         "name": MAP,
         "title": string("the map's title"),
@@ -169,6 +169,19 @@ VIEW = obj(
         "last_phase2": array(CHOICE, "everyone's choice in the last phase 2", 0, SEATS),
         "winners": seat_list("the winners once over", SEATS),
         "maps": mapping(MAP_DATA, "the layout of every map in play, by letter", MAP),
+    },
+)
+
+EDITION_DATA = obj(
+    "an edition's designed data: every map's layout and the double-sided boards (never "
+    "changed once the edition is published)",
+    {
+        "maps": mapping(MAP_DATA, "the layout of every map of the edition, by letter", MAP),
+        "boards": array(
+            array(MAP, "a board as its two sides, front first", 2, 2),
+            "the edition's double-sided boards; empty: the edition deals each seat a map "
+            "(editions 1-5)",
+        ),
     },
 )
 
