@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
-from engine.diceland.maps import BOARDS, MAP_NAMES
+from engine.diceland.maps import BOARDS, EDITIONS, MAP_NAMES
 from engine.diceland.state import Phase
 from engine.schemas import (
     action,
@@ -90,6 +90,13 @@ MAP_DATA = obj(
     },
 )
 
+EDITION = integer(
+    "the maps' edition: the layouts of the maps named in `players` are that edition's "
+    "(`GET /v1/catalogue/diceland/editions/{edition}`, never changed once published)",
+    min(EDITIONS),
+    max(EDITIONS),
+)
+
 PLAYER = obj(
     "a seat's map and crosses",
     {
@@ -168,7 +175,7 @@ VIEW = obj(
         "players": array(PLAYER, "per seat", 2, SEATS),
         "last_phase2": array(CHOICE, "everyone's choice in the last phase 2", 0, SEATS),
         "winners": seat_list("the winners once over", SEATS),
-        "maps": mapping(MAP_DATA, "the layout of every map in play, by letter", MAP),
+        "edition": EDITION,
     },
 )
 

@@ -1,6 +1,6 @@
 """``GET /v1/catalogue/{name}/editions/{edition}``: a game's designed data by edition (Diceland's
-maps and boards); cacheable for ever, with a strong ETag and 304 Not Modified, over the Flask
-test client with a real Redis."""
+maps and boards), which its views name instead of carrying; cacheable for ever, with a strong
+ETag and 304 Not Modified, over the Flask test client with a real Redis."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 
 from engine.diceland import GAME as DICELAND
 from engine.diceland.maps import EDITION, EDITIONS, boards_of, edition_data
+from tests.service.test_api_basics import create_humans
 
 FOR_EVER = "public, max-age=31536000, immutable"
 
@@ -70,3 +71,12 @@ def test_an_unknown_game_or_edition_is_a_404_problem(client, path, code):
     assert answer.status_code == 404 and answer.mimetype == "application/problem+json"
     assert answer.get_json()["code"] == code
     assert "immutable" not in answer.headers.get("Cache-Control", "")
+
+
+def test_a_diceland_view_names_its_edition_and_carries_no_layouts(client):
+    game = create_humans(client, "diceland", "editions")
+    view = client.get(f"/v1/games/{game['id']}/view").get_json()["view"]
+    assert view["edition"] == EDITION and "maps" not in view
+    layouts = client.get(edition_url(view["edition"])).get_json()["maps"]
+    boards = [p["board"] for p in view["players"]]
+    assert all(layouts[m] == edition_data(EDITION)[m] for board in boards for m in board)

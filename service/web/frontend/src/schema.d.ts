@@ -1953,44 +1953,8 @@ export interface components {
             }[];
             /** @description the winners once over */
             winners: number[];
-            /** @description the layout of every map in play, by letter */
-            maps: {
-                [key: string]: {
-                    /**
-                     * @description a map, by letter
-                     * @enum {string}
-                     */
-                    name: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
-                    /** @description the map's title */
-                    title: string;
-                    /** @description the map in a sentence */
-                    character: string;
-                    /** @description a house design (not the printed board) */
-                    house_design: boolean;
-                    /** @description where the layout comes from */
-                    note: string;
-                    /** @description how the layout was made */
-                    generator: string;
-                    /** @description the crosses that must link nine treasures to the start (engine/diceland/fairness.py) */
-                    link_cost: number;
-                    /** @description a hex of a map, [q, r] (axial coordinates) */
-                    start: number[];
-                    /** @description hexes nobody can cross */
-                    obstacles: number[][];
-                    /** @description the map's territories */
-                    territories: {
-                        /**
-                         * @description a die colour (and the colour of a territory)
-                         * @enum {string}
-                         */
-                        colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
-                        /** @description its hexes */
-                        hexes: number[][];
-                        /** @description its treasure hexes */
-                        treasures: number[][];
-                    }[];
-                };
-            };
+            /** @description the maps' edition: the layouts of the maps named in `players` are that edition's (`GET /v1/catalogue/diceland/editions/{edition}`, never changed once published) */
+            edition: number;
         };
         /** @description who won */
         DicelandResultDetail: {
