@@ -156,6 +156,9 @@ class Game(ABC):
     """JSON Schema of ``result(state).detail``."""
     event_schemas: ClassVar[Mapping[str, dict[str, Any]]] = {}
     """Event type -> JSON Schema of the events ``perform`` returns."""
+    edition_schema: ClassVar[dict[str, Any]] = {}
+    """JSON Schema of :meth:`edition_data`'s answer, for a game whose designed data has
+    editions (empty: the game has none)."""
 
     # --- set-up -------------------------------------------------------------------------
     def validate_options(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -274,6 +277,13 @@ class Game(ABC):
     def picture(self, view: View, player: int | None = None) -> str | None:
         """An SVG document drawn from ``view`` alone (``engine/<game>/picture.py``); ``player``
         picks whose sheet or map when the view holds several. None: the game draws none."""
+        return None
+
+    def edition_data(self, edition: int) -> dict[str, Any] | None:
+        """The designed data of ``edition`` (maps, boards...), for a game whose designed data
+        has editions: static, never changed once published, so its views name the edition
+        instead of carrying the data, and clients read it once. None: the game has no
+        editions, or none of that number (the default: no editions)."""
         return None
 
     # --- serialisation --------------------------------------------------------------------

@@ -7,7 +7,8 @@ its rules (``engine/<game>/schemas.py``, the ``Game`` class attributes ``action_
 ``BurgundyGameView``, ...) and builds, for every envelope that carries game data (the view,
 legal actions, move result, log, events), one component per game (``CarcassonneView``) from
 the envelope's marshmallow schema in :mod:`service.schemas`, where ``Typed`` fields mark what
-differs per game.
+differs per game. A game whose designed data has editions (``edition_schema``) gets
+``{Game}Edition``, a variant of ``Edition`` (``getEdition``'s answer).
 
 Shape, chosen by generating clients with openapi-python-client and openapi-typescript +
 openapi-fetch (``tests/clients/generated/``):
@@ -134,6 +135,7 @@ class Components:
                 "anyOf": [ref(f"{camel(game.name)}Action") for game in self.games],
             },
         )
+        self.editions()
 
     def add(self, name: str, schema: dict[str, Any]) -> None:
         if name not in self.done:
@@ -178,6 +180,40 @@ class Components:
         detail = getattr(game, "result_detail_schema", None) or {"type": "object"}
         self.add(f"{prefix}ResultDetail", dict(detail))
         self.add(f"{prefix}Result", result_schema(ref(f"{prefix}ResultDetail")))
+
+    def editions(self) -> None:
+        """``{Game}Edition`` for each game whose designed data has editions (the members of
+        its ``edition_schema``, each its own component ``{Game}Edition{Member}``, with
+        ``game`` and ``edition``), and ``Edition``, their union. A variant of a union keeps no
+        nested object inline: openapi-python-client would make its models twice and drop
+        both."""
+        variants: dict[str, str] = {}
+        for game in self.games:
+            data = getattr(game, "edition_schema", None)
+            if not data:
+                continue
+            variants[game.name] = name = f"{camel(game.name)}Edition"
+            for member, schema in data["properties"].items():
+                self.add(f"{name}{camel(member)}", dict(schema))
+            self.add(
+                name,
+                {
+                    "type": "object",
+                    "description": f"{game.title}: {data.get('description', 'an edition')}",
+                    "properties": {
+                        "game": {"type": "string", "const": game.name},
+                        "edition": {"type": "integer", "minimum": 1},
+                        **{member: ref(f"{name}{camel(member)}") for member in data["properties"]},
+                    },
+                    "required": ["game", "edition", *data.get("required", ())],
+                    "additionalProperties": False,
+                },
+            )
+        description = "A game's designed data in one edition. One shape per game, by `game`."
+        if variants:
+            self.add("Edition", _union(variants, "game", description))
+        else:
+            self.add("Edition", {"type": "object", "description": description})
 
     def log_action(self, game: Game) -> None:
         prefix = camel(game.name)

@@ -31,6 +31,7 @@ TITLES: dict[str, str] = {
     "not_found": "Not found",
     "unknown_game": "Unknown game",
     "rules_not_found": "No rules page",
+    "edition_not_found": "No such edition",
     "game_not_found": "Game not found",
     "seat_not_found": "Seat not found",
     "seat_taken": "Seat already taken",

@@ -1,4 +1,5 @@
-"""Terminal picture of a Diceland map with rich, from the view dict only.
+"""Terminal picture of a Diceland map with rich, from the view dict and the designed data of
+the edition it names (its maps' layouts: ``GET /v1/catalogue/diceland/editions/{edition}``).
 
 Hex rows are offset by half a cell and led by their ``r``; each hex is three characters on
 its territory's colour and shows its ``q`` until crossed (the menus write hexes ``(q,r)``):
@@ -9,6 +10,7 @@ line, then the status bar, the dice and every seat's treasures.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -118,11 +120,17 @@ def _dice(view: dict[str, Any]) -> Text:
     return text
 
 
-def render(view: dict[str, Any], seat: int | None) -> RenderableType:
-    """``seat``'s map (None: the viewing seat, else seat 0) with status bar, dice and scores."""
+def render(
+    view: dict[str, Any], seat: int | None, edition: Mapping[str, Any] | None = None
+) -> RenderableType:
+    """``seat``'s map (None: the viewing seat, else seat 0) with status bar, dice and scores,
+    drawn from ``edition``: the designed data of the edition the view names (its ``maps``)."""
+    if edition is None or edition.get("edition", view["edition"]) != view["edition"]:
+        raise ValueError(f"the view's maps are edition {view['edition']}'s: pass its data")
+    layouts = edition["maps"]
     shown = seat if seat is not None else view.get("you") or 0
     player = view["players"][shown]
-    data = view["maps"][player["map"]]
+    data = layouts[player["map"]]
     crosses = {(q, r) for q, r in player["crosses"]}
     scores = Table(box=None, padding=(0, 1), show_header=True)
     for column in ("seat", "map", "treasures", "complete", "phase 2"):
@@ -152,7 +160,7 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
             f"Turn {view['turn']}, {who}, phase {view['phase']}; waiting for seat {pending}"
         )
     if view["phase"] == "side":
-        sides = [view["maps"][m] for m in player["board"]]
+        sides = [layouts[m] for m in player["board"]]
         pictures = [
             part
             for side in sides

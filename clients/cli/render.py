@@ -1,7 +1,9 @@
 """Terminal pictures shared by the commands: boards, action menus, results and log lines.
 
-A game's board comes from ``clients/boards/<game>.py`` (``render(view, seat)``) when that
-module exists; otherwise the view is shown as a JSON panel. Nothing here knows a game's rules.
+A game's board comes from ``clients/boards/<game>.py`` (``render(view, seat)``, or
+``render(view, seat, edition)`` for a view that names the edition of its game's designed
+data, as Diceland's names its maps') when that module exists; otherwise the view is shown as a
+JSON panel. Nothing here knows a game's rules.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.cli.console import shown
+from clients.sdk import Client
 
 
 def _board_renderer(game: str) -> Any:
@@ -35,14 +38,21 @@ def json_panel(data: Any, title: str = "view") -> Panel:
     return Panel(JSON(json.dumps(data, sort_keys=True)), title=title, expand=False)
 
 
-def board(game: str, view: Mapping[str, Any], seat: int | None) -> RenderableType:
-    """The game's own terminal picture of ``view`` if it has one, else a JSON panel.
+def board(
+    game: str, view: Mapping[str, Any], seat: int | None, client: Client | None = None
+) -> RenderableType:
+    """The game's own terminal picture of ``view`` if it has one, else a JSON panel. A view
+    that names an ``edition`` is drawn with that edition's designed data, read through
+    ``client`` (once per process: :meth:`Client.edition`).
 
-    A renderer that fails falls back to the JSON panel (a drawing bug never stops a game).
+    A renderer that fails, or an edition that cannot be read, falls back to the JSON panel (a
+    drawing bug never stops a game).
     """
     render = _board_renderer(game)
     if render is not None:
         try:
+            if "edition" in view and client is not None:
+                return render(dict(view), seat, client.edition(game, view["edition"]))
             return render(dict(view), seat)
         except Exception as exc:  # a third-party picture must not end the session
             note = Text(f"(board picture failed: {exc!r}; showing the raw view)", style="dim")

@@ -45,6 +45,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD"})
 Json = dict[str, Any]
 STREAM_READ = 65536
 """Bytes asked for per read of an event stream (a notice with its legal actions is kB)."""
+EDITIONS: dict[tuple[str, int], Json] = {}
+"""The editions :meth:`Client.edition` has read in this process, by (game, edition): an
+edition's designed data never changes once published, so it is read once."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +271,16 @@ class Client:
             headers={"Accept": "text/markdown, application/problem+json"},
         )
         return response.text
+
+    def edition(self, game: str, edition: int) -> Json:
+        """A game's designed data in ``edition`` (Diceland's map layouts and boards, which its
+        views name by edition), read once per process (:data:`EDITIONS`): an edition never
+        changes once published."""
+        key = (game, edition)
+        found = EDITIONS.get(key)
+        if found is None:
+            found = EDITIONS[key] = self._json("GET", f"/catalogue/{game}/editions/{edition}")
+        return found
 
     def games(self, limit: int = 20, offset: int = 0) -> list[Json]:
         """A page of game summaries, newest first."""

@@ -1,9 +1,9 @@
 """One Diceland map and the geometry of crossing it off: territories, adjacency, placements.
 
-A :class:`Board` is built from a map's JSON data (the files in ``maps/``, also shown in every
-view under ``"maps"``), so the rules and the bots share exactly the same geometry code. Hexes
-use axial coordinates ``[q, r]`` (pointy-top); internally each hex has an index in reading
-order (by ``r``, then ``q``) and a set of crossed hexes is an ``int`` bit mask.
+A :class:`Board` is built from a map's JSON data (the files in ``maps/``: the layouts of
+the edition every view names), so the rules and the bots share exactly the same geometry
+code. Hexes use axial coordinates ``[q, r]`` (pointy-top); internally each hex has an index
+in reading order (by ``r``, then ``q``) and a set of crossed hexes is an ``int`` bit mask.
 """
 
 from __future__ import annotations

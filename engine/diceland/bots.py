@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.contract import Action, Bot, RandomBot, View
 from engine.diceland.board import COLOURS, Board, bits
+from engine.diceland.maps import edition_data
 from engine.search import lazy_bot
 
 TREASURE = 10.0
@@ -28,8 +29,9 @@ _BOARDS: dict[tuple[str, str, int, tuple[int, int]], Board] = {}
 
 def board_from_view(view: View, name: str) -> Board:
     """The map's geometry, built once per map (keyed by name, how it was made, size and start:
-    the maps' editions differ in how they were made) from the view."""
-    data = view["maps"][name]
+    the maps' editions differ in how they were made) from the layout of the edition the view
+    names."""
+    data = edition_data(view["edition"])[name]
     made = str(data.get("generator", ""))
     key = (name, made, len(data["territories"]), (data["start"][0], data["start"][1]))
     board = _BOARDS.get(key)

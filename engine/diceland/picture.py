@@ -1,5 +1,5 @@
-"""SVG picture of one player's Diceland map, drawn from a view dict only
-(with ``engine.svg``).
+"""SVG picture of one player's Diceland map, drawn from a view dict only (with
+``engine.svg``) and the layouts of the maps' edition the view names.
 
 Hexes are filled with their territory's colour and outlined by territory, obstacles are
 black, the start hex is white, treasure spaces carry a gold gem on a white badge (it stands
@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from engine import svg
+from engine.diceland.maps import edition_data
 
 FILL = {
     "red": "#d9453d",
@@ -212,7 +213,7 @@ def render_svg(view: dict[str, Any], player: int | None = None) -> str:
     """A self-contained SVG of ``player``'s map (None: the viewing seat, else seat 0)."""
     seat = player if player is not None else view.get("you") or 0
     me = view["players"][seat]
-    data = view["maps"][me["map"]]
+    data = edition_data(view["edition"])[me["map"]]
     coords = [
         *(tuple(h) for t in data["territories"] for h in t["hexes"]),
         *(tuple(h) for h in data["obstacles"]),

@@ -90,6 +90,7 @@ class Diceland(Game):
     view_schema = schemas.VIEW
     result_detail_schema = schemas.RESULT_DETAIL
     event_schemas = schemas.EVENTS
+    edition_schema = schemas.EDITION_DATA
     rules_page = "engine/diceland/RULES.md"
     bots = BOTS
 
@@ -579,6 +580,16 @@ class Diceland(Game):
     def sample(self, view: View, seat: int | None, dice: Dice) -> DicelandState:
         """Rebuild the state from a view; other seats' sealed choices drawn from ``dice``."""
         return sample_state(self, view, seat, dice)
+
+    def edition_data(self, edition: int) -> dict[str, Any] | None:
+        """Every map's layout in ``edition`` and its double-sided boards (none for editions
+        1-5, which dealt maps singly); None for an edition that does not exist."""
+        if edition not in EDITIONS:
+            return None
+        return {
+            "maps": edition_data(edition),
+            "boards": [list(sides) for sides in boards_of(edition)],
+        }
 
 
 GAME = Diceland()

@@ -1,9 +1,9 @@
-"""Diceland as JSON Schema: its actions, view, result detail and events."""
+"""Diceland as JSON Schema: its actions, view, result detail, events and an edition's maps."""
 
 from __future__ import annotations
 
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
-from engine.diceland.maps import BOARDS, MAP_NAMES
+from engine.diceland.maps import BOARDS, EDITIONS, MAP_NAMES
 from engine.diceland.state import Phase
 from engine.schemas import (
     action,
@@ -62,7 +62,7 @@ CHOICE = obj(
 )
 
 MAP_DATA = obj(
-    "a map's layout (the same for every game)",
+    "a map's layout (the same for every game of its edition)",
     {
         "name": MAP,
         "title": string("the map's title"),
@@ -88,6 +88,13 @@ MAP_DATA = obj(
             "the map's territories",
         ),
     },
+)
+
+EDITION = integer(
+    "the maps' edition: the layouts of the maps named in `players` are that edition's "
+    "(`GET /v1/catalogue/diceland/editions/{edition}`, never changed once published)",
+    min(EDITIONS),
+    max(EDITIONS),
 )
 
 PLAYER = obj(
@@ -168,7 +175,20 @@ VIEW = obj(
         "players": array(PLAYER, "per seat", 2, SEATS),
         "last_phase2": array(CHOICE, "everyone's choice in the last phase 2", 0, SEATS),
         "winners": seat_list("the winners once over", SEATS),
-        "maps": mapping(MAP_DATA, "the layout of every map in play, by letter", MAP),
+        "edition": EDITION,
+    },
+)
+
+EDITION_DATA = obj(
+    "an edition's designed data: every map's layout and the double-sided boards (never "
+    "changed once the edition is published)",
+    {
+        "maps": mapping(MAP_DATA, "the layout of every map of the edition, by letter", MAP),
+        "boards": array(
+            array(MAP, "a board as its two sides, front first", 2, 2),
+            "the edition's double-sided boards; empty: the edition deals each seat a map "
+            "(editions 1-5)",
+        ),
     },
 )
 

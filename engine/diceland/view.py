@@ -1,9 +1,13 @@
 """The one observer of Diceland: what a seat (or a spectator) sees, and back.
 
-Every map is public (both sides of every board); the only hidden data are other seats' sealed
-choices (a board's side before the first turn, a phase-2 choice), shown as ``decided`` until
-they are revealed. :func:`sample_state` rebuilds a state from a view for
-search bots, giving each seat that has decided a random legal choice.
+Every map is public (both sides of every board). A view names the maps in play (each
+player's ``map``, and its ``board`` while sides are picked) and the maps' ``edition``, not
+their layouts: an edition never changes once published, so its layouts
+(:func:`engine.diceland.maps.edition_data`, served by ``GET
+/v1/catalogue/diceland/editions/{edition}``) are read once, not with every view. The only
+hidden data are other seats' sealed choices (a board's side before the first turn, a phase-2
+choice), shown as ``decided`` until they are revealed. :func:`sample_state` rebuilds a state
+from a view for search bots, giving each seat that has decided a random legal choice.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import orjson
 from engine.contract import Action, Game, View
 from engine.dice import Dice
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN, Board, bits
-from engine.diceland.maps import edition_boards, edition_data, edition_of
+from engine.diceland.maps import edition_boards
 from engine.diceland.state import Choice, DicelandState, Phase
 
 
@@ -134,23 +138,15 @@ def build_view(game: Game, state: DicelandState, seat: int | None) -> View:
         "players": players,
         "last_phase2": [choice_json(state, s, c) for s, c in enumerate(state.last_phase2)],
         "winners": list(state.winners),
-        "maps": {m: edition_data(state.edition)[m] for m in sorted(_in_play(state))},
+        "edition": state.edition,
     }
-
-
-def _in_play(state: DicelandState) -> set[str]:
-    """The maps a view shows: both sides of every board until the sides are picked."""
-    if state.phase == Phase.SIDE:
-        return {m for board in state.boards for m in board}
-    return set(state.maps)
 
 
 def sample_state(game: Game, view: View, seat: int | None, dice: Dice) -> DicelandState:
     """Rebuild the state from a view. The only hidden data are other seats' sealed
     choices: a seat that has decided is given a random legal choice (a side of its board, a
-    phase-2 choice). The maps'
-    edition is the one whose layouts the view shows."""
-    edition = edition_of(view["maps"])
+    phase-2 choice). The maps' edition is the one the view names."""
+    edition = view["edition"]
     boards = edition_boards(edition)
     state = DicelandState(
         seats=view["seats"],

@@ -24,6 +24,7 @@ _EXAMPLE_DETAILS = {
     "unauthorized": "this token opens no seat of this game",
     "unknown_game": "there is no game called 'chess'",
     "game_not_found": "there is no game '0000000000000000'",
+    "edition_not_found": "diceland has no edition 9",
     "seat_not_found": "game 3f2a9c0d1b7e4a55 has seats 0 to 2",
     "seat_taken": "seat 0 is already taken",
     "game_not_started": "the game starts when every human seat has joined",

@@ -4,22 +4,34 @@ symbol has a legend, and nothing wraps in the middle of a word in an 80-column t
 from __future__ import annotations
 
 import copy
+import json
 import re
 
 from rich.console import Console
 
+from clients.boards import diceland
 from clients.cli.render import board
+from clients.sdk import Client, RetryPolicy
+from clients.sdk.client import EDITIONS
 from engine.burgundy import GAME as BURGUNDY
 from engine.burgundy.duchy import CELLS
 from engine.dice import Dice
 from engine.diceland import GAME as DICELAND
+from engine.diceland.maps import edition_data
 from engine.games import get_game
 from engine.simulate import make_bots, play
 
 
-def drawn(game: str, view: dict, seat: int) -> str:
+def drawn(game: str, view: dict, seat: int, client: Client | None = None) -> str:
     console = Console(width=80, record=True, color_system=None)
-    console.print(board(game, view, seat))
+    console.print(board(game, view, seat, client))
+    return console.export_text()
+
+
+def rendered(view: dict, edition: dict) -> str:
+    """Diceland's board of seat 0 drawn from ``edition``'s designed data."""
+    console = Console(width=80, record=True, color_system=None)
+    console.print(diceland.render(view, 0, edition))
     return console.export_text()
 
 
@@ -61,12 +73,21 @@ def test_burgundy_legend_explains_every_letter_and_nothing_wraps_mid_word():
     assert "\u2026" not in text, "a cell was cut short"
 
 
-def test_diceland_map_shows_q_in_each_hex_and_r_on_each_row():
+def test_diceland_map_shows_q_in_each_hex_and_r_on_each_row(live_server: str):
+    """The board is drawn from the layouts of the edition the view names, read through the
+    SDK once per process: a client of a server that is not there draws it from the cache."""
     dice = Dice("boards")
     state = DICELAND.setup(2, DICELAND.validate_options(2, {"maps": ["A", "B"]}), dice)
-    view = DICELAND.view(state, 0)
-    text = drawn("diceland", view, 0)
-    data = view["maps"][view["players"][0]["map"]]
+    view = json.loads(json.dumps(DICELAND.view(state, 0)))
+    assert "maps" not in view
+    assert "board picture failed" in drawn("diceland", view, 0), "no layouts without a client"
+    EDITIONS.pop(("diceland", view["edition"]), None)
+    text = drawn("diceland", view, 0, Client(live_server))
+    read = EDITIONS[("diceland", view["edition"])]
+    assert read["maps"] == edition_data(view["edition"])
+    gone = Client("http://127.0.0.1:9", retry=RetryPolicy(attempts=1))
+    assert drawn("diceland", view, 0, gone) == text, "the edition is not read again"
+    data = read["maps"][view["players"][0]["map"]]
     hexes = {(q, r) for t in data["territories"] for q, r in t["hexes"]}
     for r in sorted({r for _, r in hexes}):
         line = next(li for li in text.splitlines() if li.startswith(f"│ r{r} "))
@@ -77,11 +98,12 @@ def test_diceland_map_shows_q_in_each_hex_and_r_on_each_row():
     assert "(q,r)" in text and "treasure" in text and "obstacle" in text
 
 
-def test_every_board_of_a_finished_game_fits_80_columns_without_cut_words():
+def test_every_board_of_a_finished_game_fits_80_columns_without_cut_words(live_server: str):
+    hall = Client(live_server)
     for name, seats in (("carcassonne", 2), ("kingdice", 2), ("diceland", 2), ("burgundy", 1)):
         game = get_game(name)
         done = play(game, make_bots(game, ["heuristic"] * seats), f"boards-{name}")
-        text = drawn(name, game.view(done.state, 0), 0)
+        text = drawn(name, game.view(done.state, 0), 0, hall)
         assert all(len(line) <= 80 for line in text.splitlines()), name
         assert "board picture failed" not in text, name
 
@@ -118,13 +140,14 @@ def test_diceland_treasure_boxes_come_from_the_map_the_view_publishes():
     for seat in range(2):  # each seat picks its board's side first
         DICELAND.apply(state, seat, DICELAND.legal_actions(state, seat)[0], dice)
     view = DICELAND.view(state, 0)
-    data = view["maps"][view["players"][0]["map"]]
+    edition = DICELAND.edition_data(view["edition"])
+    data = edition["maps"][view["players"][0]["map"]]
     boxes = sum(len(t["treasures"]) for t in data["territories"])
-    assert drawn("diceland", view, 0).count("\u25cb") == boxes
-    changed = copy.deepcopy(view)
+    assert rendered(view, edition).count("\u25cb") == boxes
+    changed = copy.deepcopy(edition)
     territory = next(t for t in changed["maps"][data["name"]]["territories"] if t["treasures"])
     territory["treasures"] = []
-    assert drawn("diceland", changed, 0).count("\u25cb") < boxes, "the board restates 2"
+    assert rendered(view, changed).count("\u25cb") < boxes, "the board restates 2"
 
 
 def test_king_of_the_dice_throw_count_comes_from_the_view():
@@ -154,7 +177,8 @@ def test_diceland_board_shows_both_sides_while_the_side_is_picked():
     """Before the first turn the menu offers the two sides of the seat's board, so the board
     shows both, with their titles and coordinates."""
     state = DICELAND.setup(2, DICELAND.validate_options(2, {"boards": ["B/H", "A/C"]}), Dice("x"))
-    shown = drawn("diceland", DICELAND.view(state, 0), 0)
+    view = DICELAND.view(state, 0)
+    shown = rendered(view, DICELAND.edition_data(view["edition"]))
     assert "board B/H: pick a side" in shown
     assert "Side B: The Ridges" in shown and "Side H: The Rim" in shown
     assert "sides being picked" in shown and "active" not in shown, "the first player is unknown"

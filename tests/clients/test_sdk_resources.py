@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clients.sdk import Client, ServerEvent
+from clients.sdk.client import EDITIONS
 from clients.sdk.sse import parse_events
 from tests.clients.peer import Answer, Peer
 
@@ -38,6 +39,20 @@ def test_join_catalogue_log_and_picture_paths(peer: Peer, sdk: Client) -> None:
     ]
     assert peer.received[0].body == {"name": "bo"}
     assert peer.received[-1].query == {"player": ["1"]}
+
+
+def test_an_edition_is_read_once_per_process(peer: Peer, sdk: Client) -> None:
+    peer.answer(Answer(200, {"game": "sdk-game", "edition": 1}), Answer(200, {"edition": 2}))
+    EDITIONS.pop(("sdk-game", 1), None)
+    EDITIONS.pop(("sdk-game", 2), None)
+    first = sdk.edition("sdk-game", 1)
+    assert first == {"game": "sdk-game", "edition": 1}
+    assert sdk.with_token("t").edition("sdk-game", 1) is first, "any client of the process"
+    assert sdk.edition("sdk-game", 2) == {"edition": 2}
+    assert [(r.method, r.path) for r in peer.received] == [
+        ("GET", "/v1/catalogue/sdk-game/editions/1"),
+        ("GET", "/v1/catalogue/sdk-game/editions/2"),
+    ]
 
 
 def _sse(*events: tuple[str, str, str]) -> list[str]:

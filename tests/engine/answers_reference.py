@@ -25,7 +25,6 @@ from engine.carcassonne.state import FREE, CarcassonneState, Turn
 from engine.codec import json_copy
 from engine.contract import Action, Game, View
 from engine.diceland.board import COLOURS, TREASURES_TO_WIN
-from engine.diceland.maps import edition_data
 from engine.diceland.rules import PHASE1_DICE
 from engine.diceland.state import DicelandState, Phase
 from engine.diceland.view import board_of, choice_json, crossed_mask
@@ -188,7 +187,8 @@ def diceland_view(game: Game, state: DicelandState, seat: int | None) -> View:
         "players": [_diceland_player_view(state, s, seat) for s in range(state.seats)],
         "last_phase2": [choice_json(state, s, c) for s, c in enumerate(state.last_phase2)],
         "winners": list(state.winners),
-        "maps": {m: edition_data(state.edition)[m] for m in sorted(set(state.maps))},
+        # the layouts by reference since issue 15: the edition names them
+        "edition": state.edition,
     }
 
 

@@ -13,7 +13,7 @@ from engine.dice import Dice
 from engine.diceland import GAME
 from engine.diceland.board import COLOURS, Board
 from engine.diceland.bots import all_distances
-from engine.diceland.maps import BOARD_SIDES, EDITION, MAP_DATA
+from engine.diceland.maps import BOARD_SIDES, EDITION, MAP_DATA, edition_data
 from engine.diceland.rules import TURN_LIMIT, DicelandOptions
 from engine.diceland.state import DicelandState, Phase
 from tests.engine.contract_checks import random_sim
@@ -226,7 +226,7 @@ def test_rule_each_player_gets_a_random_board_and_picks_its_side():
 def test_ruling_sides_are_picked_sealed_and_revealed_together():
     """The rulebook does not say whether a player sees the others' sides before picking:
     ruling 9, the sides are sealed choices made at once, as phase 2's are, and revealed
-    together. Every board is public: the view shows both sides of every board in play."""
+    together. Every board is public: the view names both sides of every board in play."""
     dice = Dice("sealed-sides")
     state = GAME.setup(2, GAME.validate_options(2, {"boards": ["A/C", "F/G"]}), dice)
     assert state.boards == [["A", "C"], ["F", "G"]]
@@ -235,11 +235,12 @@ def test_ruling_sides_are_picked_sealed_and_revealed_together():
     assert mine["players"][0]["side"] == {"decided": True, "choice": "C"}
     assert theirs["players"][0]["side"] == {"decided": True}
     assert theirs["players"][1]["side"] == {"decided": False} and theirs["pending"] == [1]
-    assert set(theirs["maps"]) == {"A", "C", "F", "G"} and theirs["active"] is None
+    assert [p["board"] for p in theirs["players"]] == [["A", "C"], ["F", "G"]]
+    assert theirs["active"] is None
     assert theirs["players"][0]["map"] == "A", "the front lies up until the sides are revealed"
     GAME.apply(state, 1, {"type": "side", "map": "F"}, dice)
     view = GAME.view(state, 1)
-    assert [p["map"] for p in view["players"]] == ["C", "F"] and set(view["maps"]) == {"C", "F"}
+    assert [p["map"] for p in view["players"]] == ["C", "F"]
     assert [p["board"] for p in view["players"]] == [["A", "C"], ["F", "G"]]
     assert "side" not in view["players"][0]
 
@@ -560,7 +561,7 @@ def test_rule_phase2_choices_are_simultaneous_and_sealed():
         view = GAME.view(state, viewer)
         assert view["players"][seat]["phase2"] == {"owes": True, "decided": True}
         text = json.dumps(view)
-        assert secret not in text.replace(json.dumps(view["maps"]), "")
+        assert secret not in text
         assert secret not in json.dumps(view["players"])
     assert GAME.view(state, seat)["players"][seat]["phase2"]["choice"]["hexes"] == action["hexes"]
     for s in sorted(GAME.to_act(state)):
@@ -703,9 +704,8 @@ def test_view_shows_maps_crosses_status_bar_and_pending():
     state, _dice = new_game(("E", "F"))
     view = GAME.view(state, 0)
     json.dumps(view)
-    assert set(view["maps"]) == {"E", "F"}
     assert view["players"][1]["map"] == "F"
-    assert view["players"][0]["crosses"] == [view["maps"]["E"]["start"]]
+    assert view["players"][0]["crosses"] == [edition_data(view["edition"])["E"]["start"]]
     assert view["players"][0]["treasures"] == dict.fromkeys(COLOURS, 0)
     assert view["players"][0]["completed"] == [] and view["scores"] == [0, 0]
     assert view["pending"] == [state.active] and view["turn_player"] == state.active

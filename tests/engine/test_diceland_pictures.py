@@ -12,6 +12,7 @@ from rich.console import Console
 from clients.boards.diceland import render
 from engine.dice import Dice
 from engine.diceland import GAME
+from engine.diceland.maps import edition_data
 from engine.diceland.picture import BADGE, FILL, FOUND, render_svg
 from engine.simulate import make_bots
 
@@ -35,7 +36,7 @@ def test_svg_draws_every_hex_obstacles_black_start_white_and_marks():
     view = mid_game_view()
     for seat in range(3):
         player = view["players"][seat]
-        data = view["maps"][player["map"]]
+        data = edition_data(view["edition"])[player["map"]]
         root = ET.fromstring(render_svg(view, seat))
         polygons = root.findall(f"{SVG}polygon")
         hexes = [p for p in polygons if p.get("stroke") == "#ffffff"]
@@ -84,7 +85,7 @@ def test_terminal_board_shows_the_map_status_bar_and_dice():
     view = mid_game_view()
     for seat in range(3):
         console = Console(width=120, record=True, color_system=None, file=io.StringIO())
-        console.print(render(view, seat))
+        console.print(render(view, seat, GAME.edition_data(view["edition"])))
         text = console.export_text()
         player = view["players"][seat]
         assert f"map {player['map']}" in text

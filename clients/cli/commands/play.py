@@ -225,7 +225,7 @@ def finish(t: Table, current: dict[str, Any], cursor: str | None) -> None:
     """The game is over: the last moves, the final board, the result and how to verify it."""
     wait_for_others(t.me, t.game_id, cursor, 0.0, t.names, t.quiet, t.my_seat)
     console.print(Rule("game over"))
-    console.print(board(t.game, current["view"], t.my_seat))
+    console.print(board(t.game, current["view"], t.my_seat, t.me))
     if current.get("result"):
         console.print(result_table(current["result"], t.names))
     console.print(
@@ -246,7 +246,7 @@ def take_turn(t: Table, current: dict[str, Any], cursor: str | None) -> str | No
     actions = legal.get("actions") or []
     if not actions:  # the server moved on between the two reads
         return wait_for_others(t.me, t.game_id, cursor, 1.0, t.names, t.quiet, t.my_seat)
-    drawn = board(t.game, current["view"], t.my_seat)
+    drawn = board(t.game, current["view"], t.my_seat, t.me)
     if not t.quiet:
         console.print(Rule(f"version {legal['version']}"))
         console.print(drawn)

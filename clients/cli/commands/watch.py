@@ -30,7 +30,7 @@ def draw(client: Client, game_id: str, game: str, names: list[str]) -> dict[str,
     if console.is_terminal:
         console.clear()  # a person sees one live board; a pipe gets every frame in turn
     console.print(Rule(f"{game} {game_id} v{current['version']} ({status})"))
-    console.print(board(game, current["view"], current.get("seat")))
+    console.print(board(game, current["view"], current.get("seat"), client))
     if current["status"] == "over" and current.get("result"):
         console.print(result_table(current["result"], names))
     return current

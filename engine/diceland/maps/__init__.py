@@ -92,19 +92,6 @@ def board_name(sides: tuple[str, str] | list[str]) -> str:
     return "/".join(sides)
 
 
-def edition_of(maps: dict[str, Any]) -> int:
-    """The edition whose layouts these are (a view's ``maps``): the latest of those that have
-    them (editions 5 and 6 share theirs); the current one if none."""
-    for edition in sorted(EDITIONS, reverse=True):
-        data = edition_data(edition)
-        if all(
-            name in data and layout.get("territories") == data[name]["territories"]
-            for name, layout in maps.items()
-        ):
-            return edition
-    return EDITION
-
-
 def map_data(name: str) -> dict[str, Any]:
     """A fresh copy of a map's data (current edition), safe to hand out in a view."""
     return json.loads(MAP_TEXT[name])

@@ -16,7 +16,7 @@ from tests.clients.generated.conftest import PLANS
 
 OPERATIONS = {
     "bots": {"get_bot_account", "get_bot_feed", "register_bot", "stream_bot_feed"},
-    "catalogue": {"get_catalogue_entry", "get_rules", "list_catalogue"},
+    "catalogue": {"get_catalogue_entry", "get_edition", "get_rules", "list_catalogue"},
     "events": {"list_events", "stream_events"},
     "games": {
         "cancel_game",
@@ -130,3 +130,19 @@ def test_generated_python_client_plays_a_whole_game(
     prefix = plan["game"].capitalize()
     assert all(name.startswith(prefix) for name in played["actions"]), played["actions"]
     print(f"python client: {plan['game']} game {played['id']} over after {played['moves']} moves")
+
+
+def test_generated_python_client_reads_the_maps_of_the_edition_a_diceland_view_names(
+    python_client: ModuleType, live_server: str
+) -> None:
+    from dicehall_client import Client, models
+    from dicehall_client.api.catalogue import get_edition
+
+    anonymous = Client(base_url=live_server, raise_on_unexpected_status=True, timeout=60)
+    edition = get_edition.sync("diceland", 7, client=anonymous)
+    assert isinstance(edition, models.DicelandEdition), edition
+    assert edition.edition == 7
+    assert [list(b) for b in edition.boards] == [["A", "C"], ["B", "H"], ["D", "E"], ["F", "G"]]
+    assert sorted(edition.maps.additional_properties) == list("ABCDEFGH")
+    missing = get_edition.sync("diceland", 99, client=anonymous)
+    assert isinstance(missing, models.Problem) and missing.code == "edition_not_found"

@@ -110,6 +110,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/catalogue/{name}/editions/{edition}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                edition: number;
+            };
+            cookie?: never;
+        };
+        /** Read a game's designed data in one edition (it never changes: cache it for good) */
+        get: operations["getEdition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games": {
         parameters: {
             query?: never;
@@ -1933,44 +1953,8 @@ export interface components {
             }[];
             /** @description the winners once over */
             winners: number[];
-            /** @description the layout of every map in play, by letter */
-            maps: {
-                [key: string]: {
-                    /**
-                     * @description a map, by letter
-                     * @enum {string}
-                     */
-                    name: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
-                    /** @description the map's title */
-                    title: string;
-                    /** @description the map in a sentence */
-                    character: string;
-                    /** @description a house design (not the printed board) */
-                    house_design: boolean;
-                    /** @description where the layout comes from */
-                    note: string;
-                    /** @description how the layout was made */
-                    generator: string;
-                    /** @description the crosses that must link nine treasures to the start (engine/diceland/fairness.py) */
-                    link_cost: number;
-                    /** @description a hex of a map, [q, r] (axial coordinates) */
-                    start: number[];
-                    /** @description hexes nobody can cross */
-                    obstacles: number[][];
-                    /** @description the map's territories */
-                    territories: {
-                        /**
-                         * @description a die colour (and the colour of a territory)
-                         * @enum {string}
-                         */
-                        colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
-                        /** @description its hexes */
-                        hexes: number[][];
-                        /** @description its treasure hexes */
-                        treasures: number[][];
-                    }[];
-                };
-            };
+            /** @description the maps' edition: the layouts of the maps named in `players` are that edition's (`GET /v1/catalogue/diceland/editions/{edition}`, never changed once published) */
+            edition: number;
         };
         /** @description who won */
         DicelandResultDetail: {
@@ -4100,6 +4084,59 @@ export interface components {
         Events: components["schemas"]["BurgundyEvents"] | components["schemas"]["CarcassonneEvents"] | components["schemas"]["DicelandEvents"] | components["schemas"]["KingdiceEvents"];
         /** @description An action of any game: one of the actions `listLegalActions` lists (the same components). */
         Action: components["schemas"]["BurgundyAction"] | components["schemas"]["CarcassonneAction"] | components["schemas"]["DicelandAction"] | components["schemas"]["KingdiceAction"];
+        /** @description the layout of every map of the edition, by letter */
+        DicelandEditionMaps: {
+            [key: string]: {
+                /**
+                 * @description a map, by letter
+                 * @enum {string}
+                 */
+                name: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+                /** @description the map's title */
+                title: string;
+                /** @description the map in a sentence */
+                character: string;
+                /** @description a house design (not the printed board) */
+                house_design: boolean;
+                /** @description where the layout comes from */
+                note: string;
+                /** @description how the layout was made */
+                generator: string;
+                /** @description the crosses that must link nine treasures to the start (engine/diceland/fairness.py) */
+                link_cost: number;
+                /** @description a hex of a map, [q, r] (axial coordinates) */
+                start: number[];
+                /** @description hexes nobody can cross */
+                obstacles: number[][];
+                /** @description the map's territories */
+                territories: {
+                    /**
+                     * @description a die colour (and the colour of a territory)
+                     * @enum {string}
+                     */
+                    colour: "red" | "yellow" | "green" | "blue" | "orange" | "grey";
+                    /** @description its hexes */
+                    hexes: number[][];
+                    /** @description its treasure hexes */
+                    treasures: number[][];
+                }[];
+            };
+        };
+        /** @description the edition's double-sided boards; empty: the edition deals each seat a map (editions 1-5) */
+        DicelandEditionBoards: ("A" | "B" | "C" | "D" | "E" | "F" | "G" | "H")[][];
+        /** @description Diceland: an edition's designed data: every map's layout and the double-sided boards (never changed once the edition is published) */
+        DicelandEdition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "diceland";
+            edition: number;
+            maps: components["schemas"]["DicelandEditionMaps"];
+            boards: components["schemas"]["DicelandEditionBoards"];
+        };
+        /** @description A game's designed data in one edition. One shape per game, by `game`. */
+        Edition: components["schemas"]["DicelandEdition"];
         Health: {
             /** @example ok */
             status: string;
@@ -4753,6 +4790,124 @@ export interface operations {
                 content?: never;
             };
             /** @description unknown_game / rules_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getEdition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                edition: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the edition's designed data (Diceland: every map's layout and the double-sided boards); it never changes */
+            200: {
+                headers: {
+                    /** @description cacheable by anyone for ever: a published edition never changes */
+                    "Cache-Control"?: "public, max-age=31536000, immutable";
+                    /** @description a strong ETag of the answer: send it as `If-None-Match` for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game": "diceland",
+                     *       "edition": 7,
+                     *       "maps": {
+                     *         "A": {
+                     *           "name": "A",
+                     *           "title": "Open Plains",
+                     *           "start": [
+                     *             3,
+                     *             5
+                     *           ],
+                     *           "obstacles": [
+                     *             [
+                     *               2,
+                     *               -1
+                     *             ]
+                     *           ],
+                     *           "territories": [
+                     *             {
+                     *               "colour": "red",
+                     *               "hexes": [
+                     *                 [
+                     *                   1,
+                     *                   0
+                     *                 ],
+                     *                 [
+                     *                   1,
+                     *                   -1
+                     *                 ]
+                     *               ],
+                     *               "treasures": [
+                     *                 [
+                     *                   1,
+                     *                   -1
+                     *                 ]
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "boards": [
+                     *         [
+                     *           "A",
+                     *           "C"
+                     *         ],
+                     *         [
+                     *           "B",
+                     *           "H"
+                     *         ],
+                     *         [
+                     *           "D",
+                     *           "E"
+                     *         ],
+                     *         [
+                     *           "F",
+                     *           "G"
+                     *         ]
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Edition"];
+                };
+            };
+            /** @description not modified: the request's `If-None-Match` names the current ETag */
+            304: {
+                headers: {
+                    /** @description cacheable by anyone for ever: a published edition never changes */
+                    "Cache-Control"?: "public, max-age=31536000, immutable";
+                    /** @description a strong ETag of the answer: send it as `If-None-Match` for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_game / edition_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
