@@ -1388,10 +1388,10 @@ export interface components {
             /** @description a seat number (0 is the first seat) */
             seat: number;
             /**
-             * @description how the game was won: 42 points, or nine catapults in one turn
+             * @description how the game was won: 42 points, nine catapults in one turn, or the best score once every seat has played the house limit of 50 turns (RULES.md ruling 11)
              * @enum {string}
              */
-            by: "points" | "catapults";
+            by: "points" | "catapults" | "turn_limit";
             /** @description points */
             score: number;
         };
@@ -1416,8 +1416,8 @@ export interface components {
             over: boolean;
             /** @description the winning seat once over */
             winner: number | null;
-            /** @description how the game was won: 42 points, or nine catapults in one turn */
-            won_by: ("points" | "catapults") | null;
+            /** @description how the game was won: 42 points, nine catapults in one turn, or the best score once every seat has played the house limit of 50 turns (RULES.md ruling 11) */
+            won_by: ("points" | "catapults" | "turn_limit") | null;
             /** @description points that end the game */
             target: number;
             /** @description per seat */
@@ -1529,10 +1529,10 @@ export interface components {
             /** @description a seat number (0 is the first seat) */
             winner: number;
             /**
-             * @description how the game was won: 42 points, or nine catapults in one turn
+             * @description how the game was won: 42 points, nine catapults in one turn, or the best score once every seat has played the house limit of 50 turns (RULES.md ruling 11)
              * @enum {string}
              */
-            won_by: "points" | "catapults";
+            won_by: "points" | "catapults" | "turn_limit";
             /** @description per seat */
             turns: number[];
             /** @description solo: turns taken to reach 42 */
