@@ -236,6 +236,11 @@ class TournamentRunner:
         game = lookup_game(spec["game"])
         participants = [Participant(**p) for p in spec["participants"]]
         for n, p in enumerate(participants):
+            if p.name in [q.name for q in participants[:n]]:
+                raise InvalidParticipant(
+                    f"participant {n}: the name {p.name!r} is taken by another entrant; names "
+                    "tell entrants apart in the standings and the games"
+                )
             if bool(p.bot) == bool(p.account):
                 raise InvalidParticipant(f"participant {n} needs exactly one of bot, account")
             if p.bot and p.bot not in game.bots:
