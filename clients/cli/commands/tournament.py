@@ -14,7 +14,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from clients.cli.console import console, shown
-from clients.cli.options import Finite, option_pairs, parse_options, pass_client, seed_option
+from clients.cli.options import (
+    Finite,
+    option_pairs,
+    parse_options,
+    pass_client,
+    seed_option,
+    writable_output,
+    write_output,
+)
 from clients.cli.render import compact
 from clients.sdk import Client
 
@@ -168,6 +176,8 @@ def start(
     entrants = participants(bots, accounts)
     if len(entrants) < 2:
         raise click.UsageError("a tournament needs at least two entrants (--bot/--account)")
+    if not no_wait:  # the chart is written at the end: refuse a bad place before the wait
+        writable_output(Path(chart_path or "tournament.svg"), "'--chart'")
     created = client.create_tournament(
         game,
         entrants,
@@ -190,7 +200,7 @@ def start(
     console.print(standings_table(finished))
     console.print(f"status {finished.get('status')}; seed {shown(finished.get('seed'))}")
     chart = Path(chart_path or f"tournament-{created['id']}.svg")
-    chart.write_text(client.tournament_chart_svg(created["id"]))
+    write_output(chart, client.tournament_chart_svg(created["id"]))
     console.print(f"ratings chart: {chart}")
 
 
