@@ -599,6 +599,14 @@ class SeatJoinedEntrySchema(_EntrySchema):
     name = fields.String(allow_none=True)
 
 
+class SeatRemovedEntrySchema(_EntrySchema):
+    """The creator removed a human seat nobody had taken (``removeSeat``): the game was dealt
+    again for the seats left, and the later seats moved down one."""
+
+    type = _entry_type("seat_removed")
+    seat = fields.Integer(required=True, metadata={"description": "the seat removed"})
+
+
 class GameStartedEntrySchema(_EntrySchema):
     """Every seat is taken; the first decisions are owed."""
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
@@ -74,3 +75,22 @@ def test_api_honours_its_contract(operation, live_server, real_game):
         case.call_and_validate(base_url=live_server, headers=headers, checks=CHECKS, timeout=60)
 
     check()
+
+
+def test_the_events_of_a_game_whose_seat_was_removed_honour_the_contract(live_server):
+    """``removeSeat`` publishes a ``seat_removed`` entry; on main no variant of the
+    contract's stream entries had that type, so listEvents broke its schema (and a
+    generated client could not read the game's events) for any game a seat was removed
+    from."""
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+    game = create(live_server, "kingdice", seats)
+    removed = requests.delete(
+        f"{live_server}/v1/games/{game['id']}/seats/2",
+        headers={"Authorization": f"Bearer {game['creator_token']}"},
+        timeout=10,
+    )
+    assert removed.status_code == 200, removed.text
+    (operation,) = [op for op in OPERATIONS if op.definition.raw["operationId"] == "listEvents"]
+    case = operation.Case(path_parameters={"game_id": game["id"]}, query={})
+    response = case.call_and_validate(base_url=live_server, checks=CHECKS, timeout=30)
+    assert [e["type"] for e in response.json()["events"]] == ["game_created", "seat_removed"]

@@ -3072,6 +3072,18 @@ export interface components {
             seat: number;
             name?: string | null;
         };
+        /** @description The creator removed a human seat nobody had taken (``removeSeat``): the game was dealt */
+        SeatRemovedEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_removed";
+            /** @description the seat removed */
+            seat: number;
+        };
         Prompt: {
             /**
              * @description the game's name for the decision
@@ -3214,7 +3226,7 @@ export interface components {
             actions?: components["schemas"]["BurgundyNoticeAction"][];
         };
         /** @description An entry of a The Castles of Burgundy: The Dice Game game's event feed. */
-        BurgundyStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["BurgundyActionEntry"] | components["schemas"]["BurgundyGameEventEntry"] | components["schemas"]["BurgundyGameOverEntry"] | components["schemas"]["BurgundyDecisionDueEntry"];
+        BurgundyStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["BurgundyActionEntry"] | components["schemas"]["BurgundyGameEventEntry"] | components["schemas"]["BurgundyGameOverEntry"] | components["schemas"]["BurgundyDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         BurgundyLogAction: components["schemas"]["BurgundyAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description entry 0 of a forked game: where it was forked from */
@@ -3303,7 +3315,7 @@ export interface components {
             actions?: components["schemas"]["CarcassonneNoticeAction"][];
         };
         /** @description An entry of a Carcassonne: The Dice Game game's event feed. */
-        CarcassonneStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["CarcassonneActionEntry"] | components["schemas"]["CarcassonneGameEventEntry"] | components["schemas"]["CarcassonneGameOverEntry"] | components["schemas"]["CarcassonneDecisionDueEntry"];
+        CarcassonneStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["CarcassonneActionEntry"] | components["schemas"]["CarcassonneGameEventEntry"] | components["schemas"]["CarcassonneGameOverEntry"] | components["schemas"]["CarcassonneDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         CarcassonneLogAction: components["schemas"]["CarcassonneAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description A seat moved (a sealed action is null until the game resolves it). */
@@ -3379,7 +3391,7 @@ export interface components {
             actions?: components["schemas"]["DicelandNoticeAction"][];
         };
         /** @description An entry of a Diceland game's event feed. */
-        DicelandStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["DicelandActionEntry"] | components["schemas"]["DicelandGameEventEntry"] | components["schemas"]["DicelandGameOverEntry"] | components["schemas"]["DicelandDecisionDueEntry"];
+        DicelandStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["DicelandActionEntry"] | components["schemas"]["DicelandGameEventEntry"] | components["schemas"]["DicelandGameOverEntry"] | components["schemas"]["DicelandDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         DicelandLogAction: components["schemas"]["DicelandAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description A seat moved (a sealed action is null until the game resolves it). */
@@ -3455,7 +3467,7 @@ export interface components {
             actions?: components["schemas"]["KingdiceNoticeAction"][];
         };
         /** @description An entry of a King of the Dice: The Board Game game's event feed. */
-        KingdiceStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["KingdiceActionEntry"] | components["schemas"]["KingdiceGameEventEntry"] | components["schemas"]["KingdiceGameOverEntry"] | components["schemas"]["KingdiceDecisionDueEntry"];
+        KingdiceStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["KingdiceActionEntry"] | components["schemas"]["KingdiceGameEventEntry"] | components["schemas"]["KingdiceGameOverEntry"] | components["schemas"]["KingdiceDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         KingdiceLogAction: components["schemas"]["KingdiceAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description What the caller may see of a game now. */
