@@ -633,6 +633,10 @@ class ActionEntrySchema(_EntrySchema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     action = Typed("Action", allow_none=True, required=True)
+    text = fields.String(
+        allow_none=True,
+        metadata={"description": "the move as a sentence, the game's own; null while sealed"},
+    )
     sealed = fields.Boolean(required=True)
 
 
@@ -651,7 +655,14 @@ class GameOverEntrySchema(_EntrySchema):
     type = _entry_type("game_over")
     version = fields.Integer(required=True)
     result = Typed("Result", required=True)
-    seed = fields.String(required=True)
+    seed = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "null for a mirrored tournament table while another table dealt "
+            "the same seed is played (read it later from the summary or the log)"
+        },
+    )
 
 
 class EventsSchema(Schema):

@@ -3165,6 +3165,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["BurgundyAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3191,7 +3193,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["BurgundyResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         BurgundyNoticeAction: {
@@ -3254,6 +3257,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["CarcassonneAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3280,7 +3285,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["CarcassonneResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         CarcassonneNoticeAction: {
@@ -3330,6 +3336,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["DicelandAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3356,7 +3364,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["DicelandResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         DicelandNoticeAction: {
@@ -3406,6 +3415,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["KingdiceAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3432,7 +3443,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["KingdiceResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         KingdiceNoticeAction: {
