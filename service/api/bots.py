@@ -13,7 +13,7 @@ from service import tokens
 from service.accounts import Account
 from service.api import BEARER, BODY_PROBLEMS, NO_TOKEN, operation, problems
 from service.api.events import feed_detail
-from service.api.sse import sse_response
+from service.api.sse import sse_response, stream_answer, stream_parameters
 from service.briefing import Detail
 from service.context import bearer_token, game_service
 from service.lifecycle import WAIT_SLICE, draining
@@ -122,6 +122,12 @@ class FeedStream(MethodView):
     """SSE feed."""
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream")
+    @blp.doc(
+        parameters=stream_parameters(
+            "without either, the stream starts after the feed's newest event"
+        ),
+        responses=stream_answer("an SSE stream"),
+    )
     @problems(blp, (400, "bad_request"), (401, "unauthorized"))
     @operation(blp, "streamBotFeed", BEARER)
     def get(self) -> Response:

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service.announce import visible
 from service.api import component, operation, problems
-from service.api.sse import Event, Later, resolved, sse_response
+from service.api.sse import Event, Later, resolved, sse_response, stream_answer, stream_parameters
 from service.briefing import DETAILS, Detail
 from service.context import bearer_token, game_service
 from service.games import GameService
@@ -145,6 +145,12 @@ class EventStream(MethodView):
     """Server-Sent Events."""
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream of events")
+    @blp.doc(
+        parameters=stream_parameters(
+            "without either, the stream starts from the game's first event"
+        ),
+        responses=stream_answer("an SSE stream of events"),
+    )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (400, "bad_request"))
     @operation(blp, "streamEvents")
     def get(self, game_id: str) -> Response:

@@ -36,6 +36,78 @@ TIME_UP_HINT = "retry: 1000\n: this stream has run its time: reconnect with Last
 """The last lines of a stream that reached ``stream_seconds``: reconnect in a second."""
 
 
+def stream_parameters(first: str) -> list[dict[str, Any]]:
+    """The parameters a stream reads (documented by :func:`stream_doc`): where to resume,
+    one read only, and how much a ``decision_due`` notice carries. ``first``: where a stream
+    without a cursor starts."""
+
+    def cursor() -> dict[str, Any]:  # one dict each: the document has no YAML anchors
+        return {
+            "type": "string",
+            "description": "an event id from this stream (`0`: from the start); a malformed "
+            "one is 400 bad_request",
+        }
+
+    return [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": cursor(),
+            "description": f"resume after this event (a reconnecting browser sends it); {first}",
+        },
+        {
+            "in": "query",
+            "name": "after",
+            "required": False,
+            "schema": cursor(),
+            "description": "the same as `Last-Event-ID` (which wins when both are sent)",
+        },
+        {
+            "in": "query",
+            "name": "once",
+            "required": False,
+            "schema": {"type": "string", "enum": ["1"]},
+            "description": "`1`: end the stream after its first read (what is there now)",
+        },
+        {
+            "in": "query",
+            "name": "detail",
+            "required": False,
+            "schema": {"type": "string", "enum": ["full", "compact", "none"], "default": "full"},
+            "description": "what `decision_due` notices carry, as for the long-poll (another "
+            "value is 400 bad_request)",
+        },
+    ]
+
+
+SSE_EVENT = {
+    "type": "object",
+    "description": "one event of the stream: `pending` (what the caller owes now, a JSON list "
+    "of decision_due notices) or an entry of the feed, named by its `type`, with its `id` "
+    "to resume at; `data` is the JSON text of the entry (its schema: the long-poll's)",
+    "properties": {
+        "event": {"type": "string"},
+        "data": {"type": "string"},
+        "id": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
+}
+"""What each event of a stream is (the ``schema`` of a ``text/event-stream`` answer, as
+schemathesis reads it: one event at a time)."""
+
+
+def stream_answer(description: str) -> dict[str, Any]:
+    """A stream's 200 answer as documented: Server-Sent Events (``retry:``, then ``event:
+    pending``, then each event with its ``id``)."""
+    return {
+        "200": {
+            "description": description,
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
+        }
+    }
+
+
 def sse_response(
     read: Read,
     cursor: str,

@@ -5909,8 +5909,18 @@ export interface operations {
     };
     streamEvents: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description the same as `Last-Event-ID` (which wins when both are sent) */
+                after?: string;
+                /** @description `1`: end the stream after its first read (what is there now) */
+                once?: "1";
+                /** @description what `decision_due` notices carry, as for the long-poll (another value is 400 bad_request) */
+                detail?: "full" | "compact" | "none";
+            };
+            header?: {
+                /** @description resume after this event (a reconnecting browser sends it); without either, the stream starts from the game's first event */
+                "Last-Event-ID"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -5923,7 +5933,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": {
+                        event?: string;
+                        data?: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
             };
             /** @description bad_request */
             400: {
@@ -6338,8 +6355,18 @@ export interface operations {
     };
     streamBotFeed: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description the same as `Last-Event-ID` (which wins when both are sent) */
+                after?: string;
+                /** @description `1`: end the stream after its first read (what is there now) */
+                once?: "1";
+                /** @description what `decision_due` notices carry, as for the long-poll (another value is 400 bad_request) */
+                detail?: "full" | "compact" | "none";
+            };
+            header?: {
+                /** @description resume after this event (a reconnecting browser sends it); without either, the stream starts after the feed's newest event */
+                "Last-Event-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6350,7 +6377,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": {
+                        event?: string;
+                        data?: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
             };
             /** @description bad_request */
             400: {
