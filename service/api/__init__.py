@@ -95,6 +95,24 @@ BODY_PROBLEMS: tuple[tuple[int, str], ...] = (
 ``service.hardening``): give them to :func:`problems` with the operation's own."""
 
 
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds to wait before retrying (429: until the window ends; 503: "
+        "1, except `shutting_down`, which has none: use another server)",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+"""The header of the 429 and 503 answers (``service.ratelimit``, ``service.problems``)."""
+
+ETAG = {
+    "ETag": {
+        "description": 'the game\'s version the answer shows, e.g. `"8"` (what `If-Match` takes)',
+        "schema": {"type": "string"},
+    }
+}
+"""The header of the answers that show a game at a version (its view, a move)."""
+
+
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
     """Document the problem responses ``(status, code)`` an endpoint may give."""
     by_status: dict[int, list[str]] = {}
@@ -121,6 +139,7 @@ def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
                 content_type=CONTENT_TYPE,
                 description=" / ".join(codes),
                 examples=examples,
+                headers=RETRY_AFTER if status in (429, 503) else None,
             )(func)
         return func
 

@@ -202,3 +202,25 @@ def test_the_streams_do_what_their_parameters_say(live_server):
     for query in ({"detail": "loud"}, {"after": "x"}):
         refused = requests.get(url, params={"once": "1", **query}, timeout=10)
         assert refused.status_code == 400 and refused.json()["code"] == "bad_request", query
+
+
+def test_the_answers_document_the_headers_clients_act_on():
+    """Every 429 says when to retry (``Retry-After``, from ``service.ratelimit``), as does a
+    503 (contention, not replicated, Redis failing); a view and a move carry the game's
+    version as ``ETag`` (what ``If-Match`` takes). On main the contract named none of them,
+    so a generated client had no word of the header that says how long to back off."""
+    spec = committed()
+    documented_retries = 0
+    for _, operation in operations(spec):
+        for status in ("429", "503"):
+            answer = operation["responses"].get(status)
+            if answer is not None:
+                assert "Retry-After" in answer.get("headers", {}), (
+                    operation["operationId"],
+                    status,
+                )
+                documented_retries += 1
+    assert documented_retries > len(list(operations(spec)))
+    ops = by_id(spec)
+    for name in ("getView", "postAction"):
+        assert "ETag" in ops[name]["responses"]["200"]["headers"], name

@@ -4559,6 +4559,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,6 +4570,8 @@ export interface operations {
             /** @description redis_unavailable */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,6 +4635,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4640,6 +4646,8 @@ export interface operations {
             /** @description redis_unavailable / redis_not_writable / shutting_down */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,6 +4698,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,6 +4759,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,6 +4800,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,6 +5012,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +5087,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5137,6 +5155,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5247,6 +5267,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +5400,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +5428,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description the game's version the answer shows, e.g. `"8"` (what `If-Match` takes) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +5506,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +5576,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +5619,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description the game's version the answer shows, e.g. `"8"` (what `If-Match` takes) */
+                    ETag?: string;
                     /** @description `return=minimal` when the answer leaves the view out (`view: null`), absent otherwise. A retry under an `Idempotency-Key` returns the first answer as it was given, full or minimal, whatever the retry prefers; this header says which */
                     "Preference-Applied"?: "return=minimal";
                     /** @description `Prefer`: the answer's form depends on the request's Prefer header */
@@ -5715,6 +5747,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5724,6 +5758,8 @@ export interface operations {
             /** @description contention / not_replicated */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5811,6 +5847,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5898,6 +5936,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5972,6 +6012,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,6 +6084,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6107,6 +6151,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,6 +6247,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6248,6 +6296,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6344,6 +6394,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6407,6 +6459,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6508,6 +6562,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6674,6 +6730,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6770,6 +6828,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6840,6 +6900,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,6 +6941,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
