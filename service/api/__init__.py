@@ -5,10 +5,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import flask
+import marshmallow as ma
 from flask_smorest import Blueprint
+from marshmallow import fields
+from webargs.flaskparser import FlaskParser
 
 from service.problems import CONTENT_TYPE, TITLES
 from service.schemas import ProblemSchema
+
+
+class OneValueEach(FlaskParser):
+    """webargs' parser, refusing a query parameter given more than once where the operation
+    takes one value (422 validation_failed, naming it): webargs took the first and dropped the
+    rest, so ``?limit=1&limit=3`` listed one game and ``?limit=3&limit=1`` three."""
+
+    def load_querystring(self, req: flask.Request, schema: ma.Schema) -> Any:
+        repeated = {
+            name: ["given more than once: send it once"]
+            for name in req.args
+            if len(req.args.getlist(name)) > 1
+            and not isinstance(schema.fields.get(name), fields.List)
+        }
+        if repeated:
+            raise ma.ValidationError(repeated)
+        return super().load_querystring(req, schema)
+
+
+Blueprint.ARGUMENTS_PARSER = OneValueEach()
+"""Every blueprint's argument parser (set before the resources' modules declare their
+arguments)."""
 
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 """A seat, creator or bot token is required."""

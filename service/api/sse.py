@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 
 from service.lifecycle import DRAIN_HINT, draining
+from service.problems import Problem
 
 Event = dict[str, Any]
 Later = Callable[[], Event | None]
@@ -34,6 +35,15 @@ FIRST_LINES = "retry: 2000\n\n"
 """A client that loses the stream reconnects after 2 s (the browser's default is 3 s)."""
 TIME_UP_HINT = "retry: 1000\n: this stream has run its time: reconnect with Last-Event-ID\n\n"
 """The last lines of a stream that reached ``stream_seconds``: reconnect in a second."""
+
+
+def stream_arg(name: str, default: str | None = None) -> str | None:
+    """A stream's query parameter ``name``. Raises Problem 400 when it is given more than
+    once (which value would count?)."""
+    values = request.args.getlist(name)
+    if len(values) > 1:
+        raise Problem(400, "bad_request", f"{name} is given more than once: send it once")
+    return values[0] if values else default
 
 
 def stream_parameters(first: str) -> list[dict[str, Any]]:

@@ -332,3 +332,26 @@ def test_a_joining_name_refuses_control_characters(server, game) -> None:
     assert reply.status_code == 422, reply.text
     assert reply.json()["code"] == "validation_failed"
     assert Player(server, created["id"], 0, name="ann \N{GAME DIE}").token
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "status", "code"),
+    [
+        ("/v1/games", "limit=1&limit=3", 422, "validation_failed"),
+        ("/v1/games", "offset=0&limit=2&offset=5", 422, "validation_failed"),
+        ("/v1/tournaments", "limit=3&limit=1", 422, "validation_failed"),
+        ("/v1/games/{game}/log", "after=-1&after=3", 422, "validation_failed"),
+        ("/v1/games/{game}/events", "after=0&after=0", 422, "validation_failed"),
+        ("/v1/games/{game}/picture.svg", "player=0&player=1", 422, "validation_failed"),
+        ("/v1/games/{game}/events/stream", "once=1&after=0&after=0", 400, "bad_request"),
+        ("/v1/games/{game}/events/stream", "once=1&once=0", 400, "bad_request"),
+    ],
+)
+def test_a_query_parameter_given_twice_is_refused(server, game, path, query, status, code):
+    """On main the first value counted and the others were dropped without a word:
+    ``/v1/games?limit=1&limit=3`` listed one game, ``?limit=3&limit=1`` three."""
+    url = server + path.format(game=game[0]) + "?" + query
+    reply = requests.get(url, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (status, code), reply.text
+    name = query.split("&")[-1].split("=")[0]
+    assert name in reply.text and "more than once" in reply.text
