@@ -18,7 +18,15 @@ from service.schemas import ProblemSchema
 class OneValueEach(FlaskParser):
     """webargs' parser, refusing a query parameter given more than once where the operation
     takes one value (422 validation_failed, naming it): webargs took the first and dropped the
-    rest, so ``?limit=1&limit=3`` listed one game and ``?limit=3&limit=1`` three."""
+    rest, so ``?limit=1&limit=3`` listed one game and ``?limit=3&limit=1`` three. A parameter
+    the operation does not take is refused too (webargs dropped it: ``?limt=5`` listed 20
+    games, ``view?seats=1`` the caller's own view, without a word)."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {
+        **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
+        "query": ma.RAISE,
+        "querystring": ma.RAISE,
+    }
 
     def load_querystring(self, req: flask.Request, schema: ma.Schema) -> Any:
         repeated = {

@@ -37,9 +37,18 @@ TIME_UP_HINT = "retry: 1000\n: this stream has run its time: reconnect with Last
 """The last lines of a stream that reached ``stream_seconds``: reconnect in a second."""
 
 
+STREAM_ARGS = ("after", "once", "detail")
+"""The query parameters a stream takes (:func:`stream_parameters`)."""
+
+
 def stream_arg(name: str, default: str | None = None) -> str | None:
     """A stream's query parameter ``name``. Raises Problem 400 when it is given more than
-    once (which value would count?)."""
+    once (which value would count?), or when the request has one no stream takes."""
+    unknown = sorted(set(request.args) - set(STREAM_ARGS))
+    if unknown:
+        raise Problem(
+            400, "bad_request", f"a stream takes {', '.join(STREAM_ARGS)}, not {', '.join(unknown)}"
+        )
     values = request.args.getlist(name)
     if len(values) > 1:
         raise Problem(400, "bad_request", f"{name} is given more than once: send it once")

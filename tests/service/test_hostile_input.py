@@ -355,3 +355,31 @@ def test_a_query_parameter_given_twice_is_refused(server, game, path, query, sta
     assert (reply.status_code, reply.json()["code"]) == (status, code), reply.text
     name = query.split("&")[-1].split("=")[0]
     assert name in reply.text and "more than once" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("/v1/games", "limt=5"),
+        ("/v1/tournaments", "ofset=20"),
+        ("/v1/games/{game}/log", "afterr=3"),
+        ("/v1/games/{game}/view", "seats=1"),
+        ("/v1/games/{game}/events", "wiat=5"),
+        ("/v1/games/{game}/picture.svg", "players=1"),
+    ],
+)
+def test_a_query_parameter_the_operation_does_not_take_is_refused(server, game, path, query):
+    """A mistyped parameter was dropped without a word (``?limt=5`` listed 20 games, a log
+    ``?afterr=3`` began at the set-up, ``view?seats=1`` was the caller's own view): refused,
+    not ignored, as a body's unknown field is."""
+    url = server + path.format(game=game[0]) + "?" + query
+    reply = requests.get(url, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (422, "validation_failed"), reply.text
+    assert query.split("=")[0] in reply.json()["errors"]
+
+
+def test_a_stream_refuses_a_query_parameter_it_does_not_take(server, game):
+    url = f"{server}/v1/games/{game[0]}/events/stream?once=1&detial=none"
+    reply = requests.get(url, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (400, "bad_request"), reply.text
+    assert "detial" in reply.json()["detail"]
