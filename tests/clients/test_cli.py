@@ -628,3 +628,14 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_the_work(
     )
     assert start.exit_code == ExitStatus.USAGE, start.output
     assert "--chart" in start.output
+
+
+def test_tournament_entrants_get_names_no_other_entrant_has() -> None:
+    """The server refuses two entrants of one name; on main the CLI's suffix made
+    ``random-2`` twice from ``--bot random --bot random --account x=random-2``."""
+    from clients.cli.commands.tournament import participants
+
+    names = [e["name"] for e in participants(("random", "random"), ("x=random-2",))]
+    assert names == ["random", "random-3", "random-2"]
+    names = [e["name"] for e in participants(("random", "random", "heuristic", "random"), ())]
+    assert names == ["random", "random-2", "heuristic", "random-3"]

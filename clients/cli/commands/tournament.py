@@ -28,16 +28,21 @@ from clients.sdk import Client
 
 
 def participants(bots: tuple[str, ...], accounts: tuple[str, ...]) -> list[dict[str, str]]:
-    """Entrants from ``--bot NAME`` and ``--account ID[=NAME]``; repeated names get a suffix."""
+    """Entrants from ``--bot NAME`` and ``--account ID[=NAME]``; a repeated name gets the
+    first suffix (``-2``, ``-3``...) no other entrant has: the server refuses two entrants of
+    one name, and on main ``--bot random --bot random --account x=random-2`` made two."""
     entrants: list[dict[str, str]] = [{"name": name, "bot": name} for name in bots]
     for spec in accounts:
         account, _, name = spec.partition("=")
         entrants.append({"name": name or account, "account": account})
-    seen: dict[str, int] = {}
-    for entrant in entrants:
-        seen[entrant["name"]] = seen.get(entrant["name"], 0) + 1
-        if seen[entrant["name"]] > 1:
-            entrant["name"] = f"{entrant['name']}-{seen[entrant['name']]}"
+    given = [entrant["name"] for entrant in entrants]
+    taken: set[str] = set()
+    for n, entrant in enumerate(entrants):
+        name, count = entrant["name"], 1
+        while entrant["name"] in taken or (count > 1 and entrant["name"] in given[n + 1 :]):
+            count += 1
+            entrant["name"] = f"{name}-{count}"
+        taken.add(entrant["name"])
     return entrants
 
 
