@@ -56,6 +56,7 @@ ENVELOPES: dict[str, type[Schema]] = {
 COMMON_ENTRIES: dict[str, type[Schema]] = {
     "game_created": schemas.GameCreatedEntrySchema,
     "seat_joined": schemas.SeatJoinedEntrySchema,
+    "seat_removed": schemas.SeatRemovedEntrySchema,
     "game_started": schemas.GameStartedEntrySchema,
     "to_act": schemas.ToActEntrySchema,
 }

@@ -403,8 +403,11 @@ class GameService:
 
         Raises GameNotFound, GameNotOver, InvalidFork (a version
         out of range or at the end, seats or ``game_name`` that do not match the origin, a
-        seed with the original dice, the original dice of a game whose seed is still secret:
-        a fork would publish it at its end while the origin's siblings are played).
+        seed with the original dice, a game whose seed is still secret: a mirrored table whose
+        round is played. Its position holds what that seed dealt hidden (King of the Dice's
+        stockpile order, removed tiles and card stacks), the same as the tables still played:
+        forks played out with fresh dice would show it, and the original dice would publish
+        the seed at the fork's end).
         """
         origin = self.record(origin_id)
         if origin.status is not GameStatus.OVER:
@@ -420,10 +423,11 @@ class GameService:
             raise InvalidFork(f"game {origin_id} is {kind}, not {game_name}")
         if dice == "original" and seed is not None:
             raise InvalidFork("a seed goes with fresh dice, not the original ones")
-        if dice == "original" and not origin.seed_public:
+        if not origin.seed_public:
             raise InvalidFork(
-                f"the dice of game {origin_id} stay secret until every game dealt its seed is "
-                "over: fork it with fresh dice"
+                f"game {origin_id} was dealt a seed another game still plays with: fork it once "
+                "every game dealt that seed is over (its hidden cards and tiles are that "
+                "game's too)"
             )
         game = lookup_game(origin.game)
         seat_records = self._seat_records(game, seats)

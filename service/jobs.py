@@ -188,8 +188,10 @@ def deadline_passed(game_id: str, seat: int, due: float) -> str:
     return _service(Settings()).play_fallback(game_id, seat, due)
 
 
-def tournament_tick(tournament_id: str, scheduled: bool) -> str:
-    """Start the tournament's next games, revive stalled ones, finish it when all are over."""
+def tournament_tick(tournament_id: str, scheduled: bool | str) -> str:
+    """Start the tournament's next games, revive stalled ones, finish it when all are over.
+    ``scheduled``: the tick chain of a scheduled tick (True: one enqueued before chains had
+    names), False for a tick enqueued at once."""
     from service.tournaments import TournamentRunner
 
     return TournamentRunner(Settings()).tick(tournament_id, scheduled)

@@ -73,7 +73,7 @@ class Keys:
 
     # --- tournaments (tag: the tournament id) ---------------------------------------------
     def tournament(self, tournament_id: str, part: str = "") -> str:
-        """A tournament's record, or one of its parts (``over``, ``beat``, ``lock``)."""
+        """A tournament's record, or one of its parts (``over``, ``beat``, ``chain``, ``lock``)."""
         return f"{self.prefix}:tournament:{{{tournament_id}}}" + (f":{part}" if part else "")
 
     # --- sharded global indexes -----------------------------------------------------------

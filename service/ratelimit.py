@@ -68,9 +68,21 @@ class Limit:
     seconds: int
 
     @staticmethod
-    def parse(text: str) -> Limit:
-        count, _, window = text.partition("/")
-        return Limit(int(count), int(window or 60))
+    def parse(text: str, name: str = "a rate limit") -> Limit:
+        """``requests/seconds`` (seconds 60 when left out; requests 0: off). Raises ValueError
+        naming ``name`` for anything else: a window of 0 s divided every request's time by
+        zero (every API request answered 500), a negative count refused every request."""
+        count, _, window = text.strip().partition("/")
+        try:
+            limit = Limit(int(count), int(window or 60))
+        except ValueError:
+            limit = None
+        if limit is None or limit.requests < 0 or limit.seconds < 1:
+            raise ValueError(
+                f"{name} is requests/seconds, e.g. 12000/60 (requests 0: no limit; seconds at "
+                f"least 1), not {text!r}"
+            )
+        return limit
 
 
 @dataclass
@@ -160,13 +172,17 @@ class Limits:
     def counting(
         self, method: str, path: str, authorization: str, address: str | None
     ) -> Counting | None:
-        """The count of one request (None for the paths that are not limited)."""
+        """The count of one request (None for the paths that are not limited, or when no
+        limit applies: each limit at 0 is off on its own)."""
         if not path.startswith("/v1/") or path.startswith("/v1/health"):
             return None
+        counted: list[tuple[str, Limit]] = []
+        if self.limit.requests > 0:
+            counted.append((who_is_asking(authorization, address), self.limit))
         creating = method == "POST" and path.rstrip("/") in CREATIONS
-        also = (f"c:{address}", self.create) if creating and self.create.requests > 0 else None
-        counted = [(who_is_asking(authorization, address), self.limit)]
-        return Counting(self.prefix, counted + ([also] if also else []), time.time())
+        if creating and self.create.requests > 0:
+            counted.append((f"c:{address}", self.create))
+        return Counting(self.prefix, counted, time.time()) if counted else None
 
 
 def refused_late(client: redis.Redis) -> Problem | None:
@@ -189,9 +205,9 @@ def init_app(app: Flask) -> None:
     proxies = int(os.environ.get("DICEHALL_TRUSTED_PROXIES", "0"))
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
-    limit = Limit.parse(os.environ.get("DICEHALL_RATE_LIMIT", "12000/60"))
-    create = Limit.parse(os.environ.get("DICEHALL_CREATE_LIMIT", "60/60"))
-    if limit.requests <= 0:
+    limit = Limit.parse(os.environ.get("DICEHALL_RATE_LIMIT", "12000/60"), "DICEHALL_RATE_LIMIT")
+    create = Limit.parse(os.environ.get("DICEHALL_CREATE_LIMIT", "60/60"), "DICEHALL_CREATE_LIMIT")
+    if limit.requests == 0 and create.requests == 0:
         return
     limits = app.extensions[LIMITS] = Limits(app.config["DICEHALL"].key_prefix, limit, create)
 

@@ -120,13 +120,14 @@ class RqJobs:
     def tournament(self, tournament_id: str) -> None:
         enqueue(self.queue, "service.jobs.tournament_tick", tournament_id, False)
 
-    def tournament_later(self, tournament_id: str, seconds: float) -> None:
-        """A scheduled tick; not retried (the next one comes anyway)."""
+    def tournament_later(self, tournament_id: str, seconds: float, chain: str) -> None:
+        """A scheduled tick of the tournament's tick chain ``chain`` (see
+        ``TournamentRunner.tick``); not retried (the next one comes anyway)."""
         enqueue(
             self.queue,
             "service.jobs.tournament_tick",
             tournament_id,
-            True,
+            chain,
             retry=None,
             delay=seconds,
         )

@@ -599,6 +599,14 @@ class SeatJoinedEntrySchema(_EntrySchema):
     name = fields.String(allow_none=True)
 
 
+class SeatRemovedEntrySchema(_EntrySchema):
+    """The creator removed a human seat nobody had taken (``removeSeat``): the game was dealt
+    again for the seats left, and the later seats moved down one."""
+
+    type = _entry_type("seat_removed")
+    seat = fields.Integer(required=True, metadata={"description": "the seat removed"})
+
+
 class GameStartedEntrySchema(_EntrySchema):
     """Every seat is taken; the first decisions are owed."""
 
@@ -625,6 +633,10 @@ class ActionEntrySchema(_EntrySchema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     action = Typed("Action", allow_none=True, required=True)
+    text = fields.String(
+        allow_none=True,
+        metadata={"description": "the move as a sentence, the game's own; null while sealed"},
+    )
     sealed = fields.Boolean(required=True)
 
 
@@ -643,7 +655,14 @@ class GameOverEntrySchema(_EntrySchema):
     type = _entry_type("game_over")
     version = fields.Integer(required=True)
     result = Typed("Result", required=True)
-    seed = fields.String(required=True)
+    seed = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "null for a mirrored tournament table while another table dealt "
+            "the same seed is played (read it later from the summary or the log)"
+        },
+    )
 
 
 class EventsSchema(Schema):

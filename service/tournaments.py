@@ -4,7 +4,8 @@ run by the workers, rated with openskill (Plackett-Luce).
 Everything a tournament needs lives in Redis, and every step is idempotent, so a tournament
 survives a worker or API restart: game ids are fixed by the schedule (creating one twice is a
 no-op), and ``tick`` (an rq job) only looks at what is stored. A scheduled tick re-arms
-itself every few seconds (rq's scheduler keeps it in Redis, so any worker picks it up);
+itself every few seconds (rq's scheduler keeps it in Redis, so any worker picks it up), one
+chain of them per tournament (``TournamentRunner.tick``);
 every finished game also triggers a tick at once. A tick starts games up to the concurrency,
 revives games whose bot job was lost with a killed worker, plays fallbacks whose deadline
 job was lost, and writes the standings when the last game ends.
@@ -59,6 +60,8 @@ TICK_SECONDS = 2.0
 STALL_SECONDS = 8.0
 BEAT_TTL = 3600
 """The heartbeat key outlives any gap between ticks."""
+BEAT_STALE = 5 * TICK_SECONDS
+"""A heartbeat older than this: the tournament's scheduled ticks stopped (or are held up)."""
 INDEX_SIZE = 10_000
 """The newest tournaments the listing index keeps."""
 STANDINGS_EVERY = 5.0
@@ -233,6 +236,11 @@ class TournamentRunner:
         game = lookup_game(spec["game"])
         participants = [Participant(**p) for p in spec["participants"]]
         for n, p in enumerate(participants):
+            if p.name in [q.name for q in participants[:n]]:
+                raise InvalidParticipant(
+                    f"participant {n}: the name {p.name!r} is taken by another entrant; names "
+                    "tell entrants apart in the standings and the games"
+                )
             if bool(p.bot) == bool(p.account):
                 raise InvalidParticipant(f"participant {n} needs exactly one of bot, account")
             if p.bot and p.bot not in game.bots:
@@ -277,31 +285,50 @@ class TournamentRunner:
         self.running.add({t.id: t.created_at})
         self.save(t)
         self.index.add({t.id: t.created_at})
-        jobs = RqJobs(queue_for(self.settings))
-        jobs.tournament(t.id)
-        jobs.tournament_later(t.id, TICK_SECONDS)
+        RqJobs(queue_for(self.settings)).tournament(t.id)  # starts the tick chain
         return t
 
     # --- running --------------------------------------------------------------------------
-    def tick(self, tid: str, scheduled: bool) -> str:
-        """One step of the tournament (see the module docstring)."""
+    def tick(self, tid: str, scheduled: bool | str) -> str:
+        """One step of the tournament (see the module docstring).
+
+        Scheduled ticks form one chain: each schedules the next, and writes the heartbeat
+        and the chain's name (``scheduled``, in the ``chain`` key beside the heartbeat, which
+        stays the time alone as workers before chains had names read it). A scheduled tick
+        of another chain than the heartbeat's, while that heartbeat is fresh, steps but
+        schedules nothing, so that chain ends: the tick that started a chain because the
+        heartbeat had gone stale (the first, one the sweep revived, or one that followed a
+        game's end while the workers were held up) leaves one chain going, not one more
+        each time."""
         t = self.load(tid)
         if t.status != "running":
             self.running.remove([tid])  # idempotent: its removal may have been lost
             return "finished"
-        jobs = RqJobs(queue_for(self.settings))
-        beat_key = self._key(tid, "beat")
-        if scheduled:
-            jobs.tournament_later(tid, TICK_SECONDS)
-            self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
-        elif time.time() - float(self.redis.get(beat_key) or 0) > 5 * TICK_SECONDS:
+        now = time.time()
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(self._key(tid, "beat"))
+            pipe.get(self._key(tid, "chain"))
+            beat, chain = cast("list[str | None]", pipe.execute())
+        stale = now - float(beat or 0) > BEAT_STALE
+        if scheduled and (stale or chain is None or chain == scheduled):
+            self._keep_ticking(tid, scheduled if isinstance(scheduled, str) else None, now)
+        elif not scheduled and stale:
             # the first tick, or one the sweep revived: (re)start the schedule, and list the
             # tournament (its listing is lost with a crash after its record was stored)
-            self.redis.set(beat_key, time.time(), ex=BEAT_TTL)
-            jobs.tournament_later(tid, TICK_SECONDS)
+            self._keep_ticking(tid, None, now)
             self.index.add({tid: t.created_at})
         with holding(self.lock(tid)) as held:
             return self._step(self.load(tid)) if held else "busy"
+
+    def _keep_ticking(self, tid: str, chain: str | None, now: float) -> None:
+        """Write the heartbeat of tick chain ``chain`` (a new one if None) and schedule its
+        next tick."""
+        chain = chain or uuid.uuid4().hex[:12]
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._key(tid, "beat"), now, ex=BEAT_TTL)
+            pipe.set(self._key(tid, "chain"), chain, ex=BEAT_TTL)
+            pipe.execute()
+        RqJobs(queue_for(self.settings)).tournament_later(tid, TICK_SECONDS, chain)
 
     def lock(self, tid: str) -> Lock:
         """The lock one tick at a time holds; it frees itself after ``LOCK_SECONDS``."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
@@ -43,6 +46,38 @@ def finite_json(text: str) -> Any:
     return json.loads(text, parse_constant=refused, parse_float=number)
 
 
+def server_url(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--server``, refused (exit 2) unless it is an http(s) URL with a host: requests raised
+    its own error on anything else (``nothttp``, ``http://[::1``), a traceback."""
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise click.BadParameter(f"{value!r} is not an http(s) URL such as {DEFAULT_URL}")
+    return value
+
+
+def writable_output(path: Path, option: str) -> None:
+    """Refuse (exit 2) an output file that cannot be written, before the work it is for: a
+    folder that does not exist, or one this user may not write in."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{str(folder)!r} is not a folder", param_hint=option)
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise click.BadParameter(f"{str(path)!r} cannot be written", param_hint=option)
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``; a failure (a full disk...) is click's file error, not a
+    traceback."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.FileError(str(path), hint=error.strerror or str(error)) from error
+
+
 def pass_client(func: F) -> F:
     """Add ``--server`` and ``--token`` and pass the command a ready :class:`Client`."""
 
@@ -51,6 +86,7 @@ def pass_client(func: F) -> F:
         envvar="DICEHALL_URL",
         default=DEFAULT_URL,
         show_default=True,
+        callback=server_url,
         help="Base URL of the dicehall API (env DICEHALL_URL).",
     )
     @click.option(

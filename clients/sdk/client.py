@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
+from urllib.parse import quote
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -48,6 +49,15 @@ STREAM_READ = 65536
 EDITIONS: dict[tuple[str, int], Json] = {}
 """The editions :meth:`Client.edition` has read in this process, by (game, edition): an
 edition's designed data never changes once published, so it is read once."""
+
+
+def segment(value: str) -> str:
+    """``value`` (a game, tournament or catalogue name the caller gave) as one path segment,
+    percent-encoded whole: an id holding ``?`` or ``#`` (one pasted with the rest of an
+    address) otherwise ended the path there, so ``abc?`` read ``/v1/games/abc``'s summary as
+    its view or log (a traceback in ``dicehall verify``, an empty replay), and one holding
+    ``/`` named another resource."""
+    return quote(str(value), safe="")
 
 
 @dataclass(frozen=True)
@@ -261,13 +271,13 @@ class Client:
 
     def game_info(self, name: str) -> Json:
         """One game of the catalogue."""
-        return self._json("GET", f"/catalogue/{name}")
+        return self._json("GET", f"/catalogue/{segment(name)}")
 
     def rules(self, name: str) -> str:
         """A game's rules page (markdown: rulings and designed data)."""
         response = self.request(
             "GET",
-            f"/catalogue/{name}/rules",
+            f"/catalogue/{segment(name)}/rules",
             headers={"Accept": "text/markdown, application/problem+json"},
         )
         return response.text
@@ -279,7 +289,8 @@ class Client:
         key = (game, edition)
         found = EDITIONS.get(key)
         if found is None:
-            found = EDITIONS[key] = self._json("GET", f"/catalogue/{game}/editions/{edition}")
+            path = f"/catalogue/{segment(game)}/editions/{edition}"
+            found = EDITIONS[key] = self._json("GET", path)
         return found
 
     def games(self, limit: int = 20, offset: int = 0) -> list[Json]:
@@ -344,12 +355,12 @@ class Client:
 
     def verification(self, game_id: str) -> Json:
         """The service's audit of a finished game: ``ok`` and every check made."""
-        return self._json("GET", f"/games/{game_id}/verification")
+        return self._json("GET", f"/games/{segment(game_id)}/verification")
 
     def game(self, game_id: str) -> Json:
         """The game's summary: status, version, seats, to_act, result, commitment (seed
         once over)."""
-        return self._json("GET", f"/games/{game_id}")
+        return self._json("GET", f"/games/{segment(game_id)}")
 
     def join(
         self, game_id: str, seat: int, name: str | None = None, invite: str | None = None
@@ -358,26 +369,28 @@ class Client:
         needs its ``invite`` token, or this client's token being the creator's."""
         body = {"name": name} if name is not None else {}
         headers = {"Authorization": f"Bearer {invite}"} if invite else None
-        return self._json("POST", f"/games/{game_id}/seats/{seat}/join", json=body, headers=headers)
+        return self._json(
+            "POST", f"/games/{segment(game_id)}/seats/{seat}/join", json=body, headers=headers
+        )
 
     def cancel_game(self, game_id: str) -> None:
         """Cancel a game that has not started (this client's token must be the creator's)."""
-        self.request("DELETE", f"/games/{game_id}")
+        self.request("DELETE", f"/games/{segment(game_id)}")
 
     def remove_seat(self, game_id: str, seat: int) -> Json:
         """Remove a human seat nobody took from a waiting game (the creator's token); the
         game is dealt again for the seats left. Returns the new summary."""
-        return self._json("DELETE", f"/games/{game_id}/seats/{seat}")
+        return self._json("DELETE", f"/games/{segment(game_id)}/seats/{seat}")
 
     def view(self, game_id: str, seat: int | None = None) -> Json:
         """The caller's view (``version``, ``seat``, ``status``, ``view``, ``to_act``,
         ``result``); with ``seat``, that seat's final view of a finished game."""
         params = {"seat": seat} if seat is not None else None
-        return self._json("GET", f"/games/{game_id}/view", params=params)
+        return self._json("GET", f"/games/{segment(game_id)}/view", params=params)
 
     def legal_actions(self, game_id: str) -> Json:
         """The caller's legal actions: ``{"version", "seat", "actions": [{"action", "text"}]}``."""
-        return self._json("GET", f"/games/{game_id}/legal-actions")
+        return self._json("GET", f"/games/{segment(game_id)}/legal-actions")
 
     def act(
         self,
@@ -401,15 +414,20 @@ class Client:
         if minimal:
             headers["Prefer"] = "return=minimal"
         return self._json(
-            "POST", f"/games/{game_id}/actions", json={"action": dict(action)}, headers=headers
+            "POST",
+            f"/games/{segment(game_id)}/actions",
+            json={"action": dict(action)},
+            headers=headers,
         )
 
     def log(self, game_id: str) -> Json:
         """The whole action log (``entries``; ``seed`` once the game is over), page by page."""
-        log = self._json("GET", f"/games/{game_id}/log", params={"limit": 1000})
+        log = self._json("GET", f"/games/{segment(game_id)}/log", params={"limit": 1000})
         while log.get("next") is not None:
             page = self._json(
-                "GET", f"/games/{game_id}/log", params={"after": log["next"], "limit": 1000}
+                "GET",
+                f"/games/{segment(game_id)}/log",
+                params={"after": log["next"], "limit": 1000},
             )
             page["entries"] = log["entries"] + page["entries"]
             log = page
@@ -420,7 +438,7 @@ class Client:
         timeout = self.timeout + (wait or 0)
         return self._json(
             "GET",
-            f"/games/{game_id}/events",
+            f"/games/{segment(game_id)}/events",
             params={"after": after, "wait": wait},
             timeout=timeout,
         )
@@ -448,7 +466,10 @@ class Client:
         same retry policy as other safe requests; the policy restarts after each event.
         """
         return self._stream(
-            f"/games/{game_id}/events/stream", last_event_id, read_timeout, until="game_over"
+            f"/games/{segment(game_id)}/events/stream",
+            last_event_id,
+            read_timeout,
+            until="game_over",
         )
 
     def _stream(
@@ -505,7 +526,7 @@ class Client:
         ``version`` draws a finished game after that many moves)."""
         response = self.request(
             "GET",
-            f"/games/{game_id}/picture.svg",
+            f"/games/{segment(game_id)}/picture.svg",
             params={"player": player, "version": version},
             headers={"Accept": "image/svg+xml, application/problem+json"},
         )
@@ -574,17 +595,17 @@ class Client:
 
     def tournament(self, tournament_id: str) -> Json:
         """A tournament's progress and standings (its seed once finished)."""
-        return self._json("GET", f"/tournaments/{tournament_id}")
+        return self._json("GET", f"/tournaments/{segment(tournament_id)}")
 
     def tournament_games(self, tournament_id: str) -> list[Json]:
         """The games a tournament has started so far (each replayable and verifiable)."""
-        return list(self._json("GET", f"/tournaments/{tournament_id}/games")["games"])
+        return list(self._json("GET", f"/tournaments/{segment(tournament_id)}/games")["games"])
 
     def tournament_chart_svg(self, tournament_id: str) -> str:
         """The ratings with their intervals, as SVG."""
         response = self.request(
             "GET",
-            f"/tournaments/{tournament_id}/chart.svg",
+            f"/tournaments/{segment(tournament_id)}/chart.svg",
             headers={"Accept": "image/svg+xml, application/problem+json"},
         )
         return response.text

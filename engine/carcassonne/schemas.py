@@ -34,7 +34,9 @@ EDGES = array(string("an edge", EDGE_NAMES), "the city edges after rotation", 1,
 POINTS = integer("points", 0)
 SEAT = seat(seats=SEATS)
 WON_BY = string(
-    "how the game was won: 42 points, or nine catapults in one turn", ("points", "catapults")
+    "how the game was won: 42 points, nine catapults in one turn, or the best score once "
+    "every seat has played the house limit of 50 turns (RULES.md ruling 11)",
+    ("points", "catapults", "turn_limit"),
 )
 ENDING = string("how the turn ended", ("scored", "held_knight", "nine_catapults"))
 

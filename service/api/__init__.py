@@ -5,10 +5,44 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import flask
+import marshmallow as ma
 from flask_smorest import Blueprint
+from marshmallow import fields
+from webargs.flaskparser import FlaskParser
 
 from service.problems import CONTENT_TYPE, TITLES
 from service.schemas import ProblemSchema
+
+
+class OneValueEach(FlaskParser):
+    """webargs' parser, refusing a query parameter given more than once where the operation
+    takes one value (422 validation_failed, naming it): webargs took the first and dropped the
+    rest, so ``?limit=1&limit=3`` listed one game and ``?limit=3&limit=1`` three. A parameter
+    the operation does not take is refused too (webargs dropped it: ``?limt=5`` listed 20
+    games, ``view?seats=1`` the caller's own view, without a word)."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {
+        **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
+        "query": ma.RAISE,
+        "querystring": ma.RAISE,
+    }
+
+    def load_querystring(self, req: flask.Request, schema: ma.Schema) -> Any:
+        repeated = {
+            name: ["given more than once: send it once"]
+            for name in req.args
+            if len(req.args.getlist(name)) > 1
+            and not isinstance(schema.fields.get(name), fields.List)
+        }
+        if repeated:
+            raise ma.ValidationError(repeated)
+        return super().load_querystring(req, schema)
+
+
+Blueprint.ARGUMENTS_PARSER = OneValueEach()
+"""Every blueprint's argument parser (set before the resources' modules declare their
+arguments)."""
 
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 """A seat, creator or bot token is required."""
@@ -96,6 +130,24 @@ BODY_PROBLEMS: tuple[tuple[int, str], ...] = (
 ``service.hardening``): give them to :func:`problems` with the operation's own."""
 
 
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds to wait before retrying (429: until the window ends; 503: "
+        "1, except `shutting_down`, which has none: use another server)",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+"""The header of the 429 and 503 answers (``service.ratelimit``, ``service.problems``)."""
+
+ETAG = {
+    "ETag": {
+        "description": 'the game\'s version the answer shows, e.g. `"8"` (what `If-Match` takes)',
+        "schema": {"type": "string"},
+    }
+}
+"""The header of the answers that show a game at a version (its view, a move)."""
+
+
 def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
     """Document the problem responses ``(status, code)`` an endpoint may give."""
     by_status: dict[int, list[str]] = {}
@@ -122,6 +174,7 @@ def problems(blp: Blueprint, *cases: tuple[int, str]) -> Callable[[Any], Any]:
                 content_type=CONTENT_TYPE,
                 description=" / ".join(codes),
                 examples=examples,
+                headers=RETRY_AFTER if status in (429, 503) else None,
             )(func)
         return func
 

@@ -13,7 +13,7 @@ from service import tokens
 from service.accounts import Account
 from service.api import BEARER, BODY_PROBLEMS, NO_TOKEN, operation, problems
 from service.api.events import feed_detail
-from service.api.sse import sse_response
+from service.api.sse import sse_response, stream_answer, stream_arg, stream_parameters
 from service.briefing import Detail
 from service.context import bearer_token, game_service
 from service.lifecycle import WAIT_SLICE, draining
@@ -122,6 +122,12 @@ class FeedStream(MethodView):
     """SSE feed."""
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream")
+    @blp.doc(
+        parameters=stream_parameters(
+            "without either, the stream starts after the feed's newest event"
+        ),
+        responses=stream_answer("an SSE stream"),
+    )
     @problems(blp, (400, "bad_request"), (401, "unauthorized"))
     @operation(blp, "streamBotFeed", BEARER)
     def get(self) -> Response:
@@ -132,13 +138,13 @@ class FeedStream(MethodView):
         (a Redis failover just after its move) is offered again. Answer each decision once.
         """
         account = current_account()
-        resume = request.headers.get("Last-Event-ID") or request.args.get("after")
+        resume = request.headers.get("Last-Event-ID") or stream_arg("after")
         if resume is not None and not is_cursor(resume):
             raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
         last = resume or game_service().accounts.last_feed_id(account.id)
         settings = current_app.config["DICEHALL"]
         wait = min(settings.heartbeat, settings.pending_seconds)  # pending on time when quiet
-        once = request.args.get("once") == "1"
+        once = stream_arg("once") == "1"
         detail = feed_detail()
         pending = game_service().pending_for(account.id, detail)
 

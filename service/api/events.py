@@ -11,7 +11,15 @@ from flask_smorest import Blueprint
 
 from service.announce import visible
 from service.api import component, operation, problems
-from service.api.sse import Event, Later, resolved, sse_response
+from service.api.sse import (
+    Event,
+    Later,
+    resolved,
+    sse_response,
+    stream_answer,
+    stream_arg,
+    stream_parameters,
+)
 from service.briefing import DETAILS, Detail
 from service.context import bearer_token, game_service
 from service.games import GameService
@@ -26,7 +34,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1", description="Event feeds")
 def feed_detail() -> Detail:
     """The ``detail`` query parameter of an SSE feed (``full`` unless given). Raises Problem
     400."""
-    detail = request.args.get("detail", "full")
+    detail = stream_arg("detail", "full")
     for known in DETAILS:
         if detail == known:
             return known
@@ -145,6 +153,12 @@ class EventStream(MethodView):
     """Server-Sent Events."""
 
     @blp.response(200, content_type="text/event-stream", description="an SSE stream of events")
+    @blp.doc(
+        parameters=stream_parameters(
+            "without either, the stream starts from the game's first event"
+        ),
+        responses=stream_answer("an SSE stream of events"),
+    )
     @problems(blp, (401, "unauthorized"), (404, "game_not_found"), (400, "bad_request"))
     @operation(blp, "streamEvents")
     def get(self, game_id: str) -> Response:
@@ -152,11 +166,11 @@ class EventStream(MethodView):
         service = game_service()
         record = service.record(game_id)
         caller = service.identify(record, bearer_token())
-        last = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+        last = request.headers.get("Last-Event-ID") or stream_arg("after") or "0"
         if not is_cursor(last):
             raise Problem(400, "bad_request", "Last-Event-ID must be an id from this stream")
         heartbeat = current_app.config["DICEHALL"].heartbeat
-        once = request.args.get("once") == "1"
+        once = stream_arg("once") == "1"
         detail = feed_detail()
         pending = service.owed(record, caller.seat, detail)
         over = record.status is GameStatus.OVER

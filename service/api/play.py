@@ -8,7 +8,16 @@ from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.api import BEARER, BODY_PROBLEMS, component, game_link, links, operation, problems
+from service.api import (
+    BEARER,
+    BODY_PROBLEMS,
+    ETAG,
+    component,
+    game_link,
+    links,
+    operation,
+    problems,
+)
 from service.context import bearer_token, game_service, parse_bearer
 from service.games import GameService
 from service.moves import MoveRequest
@@ -39,6 +48,7 @@ dump (a tenth of a move's cost); tests/service/test_answers.py checks that each 
 its schema's dump."""
 
 MOVE_HEADERS = {
+    **ETAG,
     "Preference-Applied": {
         "description": "`return=minimal` when the answer leaves the view out (`view: null`), "
         "absent otherwise. A retry under an `Idempotency-Key` returns the first answer as it "
@@ -144,7 +154,7 @@ class ViewResource(MethodView):
     """The caller's view."""
 
     @blp.arguments(ViewQuerySchema(), location="query")
-    @blp.response(200, component("View"), example=_VIEW_EXAMPLE)
+    @blp.response(200, component("View"), example=_VIEW_EXAMPLE, headers=ETAG)
     @problems(
         blp,
         (401, "unauthorized"),

@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 
 from service.lifecycle import DRAIN_HINT, draining
+from service.problems import Problem
 
 Event = dict[str, Any]
 Later = Callable[[], Event | None]
@@ -34,6 +35,96 @@ FIRST_LINES = "retry: 2000\n\n"
 """A client that loses the stream reconnects after 2 s (the browser's default is 3 s)."""
 TIME_UP_HINT = "retry: 1000\n: this stream has run its time: reconnect with Last-Event-ID\n\n"
 """The last lines of a stream that reached ``stream_seconds``: reconnect in a second."""
+
+
+STREAM_ARGS = ("after", "once", "detail")
+"""The query parameters a stream takes (:func:`stream_parameters`)."""
+
+
+def stream_arg(name: str, default: str | None = None) -> str | None:
+    """A stream's query parameter ``name``. Raises Problem 400 when it is given more than
+    once (which value would count?), or when the request has one no stream takes."""
+    unknown = sorted(set(request.args) - set(STREAM_ARGS))
+    if unknown:
+        raise Problem(
+            400, "bad_request", f"a stream takes {', '.join(STREAM_ARGS)}, not {', '.join(unknown)}"
+        )
+    values = request.args.getlist(name)
+    if len(values) > 1:
+        raise Problem(400, "bad_request", f"{name} is given more than once: send it once")
+    return values[0] if values else default
+
+
+def stream_parameters(first: str) -> list[dict[str, Any]]:
+    """The parameters a stream reads (documented by :func:`stream_doc`): where to resume,
+    one read only, and how much a ``decision_due`` notice carries. ``first``: where a stream
+    without a cursor starts."""
+
+    def cursor() -> dict[str, Any]:  # one dict each: the document has no YAML anchors
+        return {
+            "type": "string",
+            "description": "an event id from this stream (`0`: from the start); a malformed "
+            "one is 400 bad_request",
+        }
+
+    return [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": cursor(),
+            "description": f"resume after this event (a reconnecting browser sends it); {first}",
+        },
+        {
+            "in": "query",
+            "name": "after",
+            "required": False,
+            "schema": cursor(),
+            "description": "the same as `Last-Event-ID` (which wins when both are sent)",
+        },
+        {
+            "in": "query",
+            "name": "once",
+            "required": False,
+            "schema": {"type": "string", "enum": ["1"]},
+            "description": "`1`: end the stream after its first read (what is there now)",
+        },
+        {
+            "in": "query",
+            "name": "detail",
+            "required": False,
+            "schema": {"type": "string", "enum": ["full", "compact", "none"], "default": "full"},
+            "description": "what `decision_due` notices carry, as for the long-poll (another "
+            "value is 400 bad_request)",
+        },
+    ]
+
+
+SSE_EVENT = {
+    "type": "object",
+    "description": "one event of the stream: `pending` (what the caller owes now, a JSON list "
+    "of decision_due notices) or an entry of the feed, named by its `type`, with its `id` "
+    "to resume at; `data` is the JSON text of the entry (its schema: the long-poll's)",
+    "properties": {
+        "event": {"type": "string"},
+        "data": {"type": "string"},
+        "id": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
+}
+"""What each event of a stream is (the ``schema`` of a ``text/event-stream`` answer, as
+schemathesis reads it: one event at a time)."""
+
+
+def stream_answer(description: str) -> dict[str, Any]:
+    """A stream's 200 answer as documented: Server-Sent Events (``retry:``, then ``event:
+    pending``, then each event with its ``id``)."""
+    return {
+        "200": {
+            "description": description,
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
+        }
+    }
 
 
 def sse_response(

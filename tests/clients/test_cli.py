@@ -590,3 +590,52 @@ def test_a_seed_from_the_server_prints_as_written(live_server: str) -> None:
     result = dicehall(live_server, "replay", made["id"])
     assert result.exit_code == 0, result.output
     assert "seed [/bold]x" in result.output
+
+
+@pytest.mark.parametrize("server", ["nothttp", "http://[::1", "http://127.0.0.1:99999", "https://"])
+def test_a_server_that_is_no_url_is_a_usage_error(server: str) -> None:
+    """On main requests raised MissingSchema or InvalidURL from inside the command: a
+    traceback (exit 1)."""
+    result = dicehall(server, "list")
+    assert result.exit_code == ExitStatus.USAGE, result.output
+    assert "--server" in result.output and "Traceback" not in result.output
+    assert not isinstance(result.exception, requests.RequestException)
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_work(
+    tmp_path, monkeypatch
+) -> None:
+    """On main `picture -o missing/x.svg` fetched the picture and ended in FileNotFoundError
+    (a traceback), and `tournament start --chart missing/c.svg` played the whole tournament
+    first. Nothing is asked of the server (there is none at this address)."""
+    monkeypatch.chdir(tmp_path)
+    nowhere = "http://127.0.0.1:9"
+    missing = str(tmp_path / "missing" / "x.svg")
+    picture = dicehall(nowhere, "picture", "g1", "-o", missing)
+    assert picture.exit_code == ExitStatus.USAGE, picture.output
+    assert "is not a folder" in picture.output
+    start = dicehall(
+        nowhere,
+        "tournament",
+        "start",
+        "toy",
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--chart",
+        missing,
+    )
+    assert start.exit_code == ExitStatus.USAGE, start.output
+    assert "--chart" in start.output
+
+
+def test_tournament_entrants_get_names_no_other_entrant_has() -> None:
+    """The server refuses two entrants of one name; on main the CLI's suffix made
+    ``random-2`` twice from ``--bot random --bot random --account x=random-2``."""
+    from clients.cli.commands.tournament import participants
+
+    names = [e["name"] for e in participants(("random", "random"), ("x=random-2",))]
+    assert names == ["random", "random-3", "random-2"]
+    names = [e["name"] for e in participants(("random", "random", "heuristic", "random"), ())]
+    assert names == ["random", "random-2", "heuristic", "random-3"]

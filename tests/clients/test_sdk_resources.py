@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from clients.sdk import Client, ServerEvent
+import pytest
+
+from clients.sdk import Client, ProblemError, ServerEvent
 from clients.sdk.client import EDITIONS
 from clients.sdk.sse import parse_events
-from tests.clients.peer import Answer, Peer
+from tests.clients.peer import Answer, Peer, problem
 
 
 def test_create_game_posts_seats_options_and_seed(peer: Peer, sdk: Client) -> None:
@@ -150,3 +152,21 @@ def test_act_asks_for_the_minimal_answer_only_when_told(peer: Peer, sdk: Client)
     assert minimal.headers["prefer"] == "return=minimal"
     assert (minimal.method, minimal.path) == ("POST", "/v1/games/g1/actions")
     assert minimal.headers["if-match"] == '"1"' and minimal.headers["idempotency-key"]
+
+
+def test_an_id_is_sent_as_one_path_segment_whatever_it_holds(peer: Peer, sdk: Client) -> None:
+    """An id with ``?``, ``#`` or ``/`` stays the id: the path is not cut or extended (on
+    main ``abc?`` asked ``GET /v1/games/abc`` for the log, and the summary came back)."""
+    peer.answer(*[problem(404, "game_not_found", "no such game") for _ in range(5)])
+    for game_id in ["abc?", "abc#x", "abc/view?seat=1", "a b"]:
+        with pytest.raises(ProblemError):
+            sdk.log(game_id)
+    with pytest.raises(ProblemError):
+        sdk.tournament("t1?")
+    assert [(r.path, r.query) for r in peer.received] == [
+        ("/v1/games/abc%3F/log", {"limit": ["1000"]}),
+        ("/v1/games/abc%23x/log", {"limit": ["1000"]}),
+        ("/v1/games/abc%2Fview%3Fseat%3D1/log", {"limit": ["1000"]}),
+        ("/v1/games/a%20b/log", {"limit": ["1000"]}),
+        ("/v1/tournaments/t1%3F", {}),
+    ]

@@ -128,3 +128,24 @@ def test_seeded_games_produce_only_what_the_schemas_describe(name: str, number: 
     for event in played.events:
         assert_valid(game.event_schemas[event["type"]], event, f"a {event['type']} event")
     assert_valid(RESULTS[name], played.result.to_json(), "the result")
+
+
+def test_a_carcassonne_game_ended_by_the_turn_limit_matches_the_schemas() -> None:
+    """Two random bots seldom reach 42 points: their game ends by the house safeguard (50
+    turns each), ``won_by: turn_limit`` in the view, the result and the ``game_won`` event,
+    which the schemas (and so openapi.yaml's CarcassonneView and result) must allow; they
+    allowed only ``points`` and ``catapults``, so a served game's view broke the contract."""
+    game = get_game("carcassonne")
+    steps = itertools.count()
+    played = play(
+        game,
+        make_bots(game, ["random", "random"]),
+        "schemas-carcassonne-turn-limit",
+        {},
+        on_step=lambda g, state, seat, action: check_observations(g, state, 2, next(steps)),
+    )
+    assert played.result.to_json()["detail"]["won_by"] == "turn_limit"
+    check_observations(game, played.state, 2)
+    for event in played.events:
+        assert_valid(game.event_schemas[event["type"]], event, f"a {event['type']} event")
+    assert_valid(RESULTS["carcassonne"], played.result.to_json(), "the result")

@@ -45,12 +45,12 @@ def test_bot_and_tournament_jobs_share_timeout_ttls_and_retry(jobs: RqJobs) -> N
 
 
 def test_a_scheduled_tournament_tick_waits_and_is_not_retried(jobs: RqJobs) -> None:
-    jobs.tournament_later("t1", 30)
+    jobs.tournament_later("t1", 30, "chain1")
     assert jobs.queue.count == 0
     registry = ScheduledJobRegistry(queue=jobs.queue)
     (job_id,) = registry.get_job_ids()
     job = jobs.queue.fetch_job(job_id)
-    assert job is not None and job.args == ("t1", True)
+    assert job is not None and job.args == ("t1", "chain1")
     assert (job.timeout, job.result_ttl, job.failure_ttl) == (JOB_TIMEOUT, RESULT_TTL, FAILURE_TTL)
     assert not job.retries_left
     wait = registry.get_scheduled_time(job) - datetime.now(UTC)

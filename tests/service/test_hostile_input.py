@@ -332,3 +332,54 @@ def test_a_joining_name_refuses_control_characters(server, game) -> None:
     assert reply.status_code == 422, reply.text
     assert reply.json()["code"] == "validation_failed"
     assert Player(server, created["id"], 0, name="ann \N{GAME DIE}").token
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "status", "code"),
+    [
+        ("/v1/games", "limit=1&limit=3", 422, "validation_failed"),
+        ("/v1/games", "offset=0&limit=2&offset=5", 422, "validation_failed"),
+        ("/v1/tournaments", "limit=3&limit=1", 422, "validation_failed"),
+        ("/v1/games/{game}/log", "after=-1&after=3", 422, "validation_failed"),
+        ("/v1/games/{game}/events", "after=0&after=0", 422, "validation_failed"),
+        ("/v1/games/{game}/picture.svg", "player=0&player=1", 422, "validation_failed"),
+        ("/v1/games/{game}/events/stream", "once=1&after=0&after=0", 400, "bad_request"),
+        ("/v1/games/{game}/events/stream", "once=1&once=0", 400, "bad_request"),
+    ],
+)
+def test_a_query_parameter_given_twice_is_refused(server, game, path, query, status, code):
+    """On main the first value counted and the others were dropped without a word:
+    ``/v1/games?limit=1&limit=3`` listed one game, ``?limit=3&limit=1`` three."""
+    url = server + path.format(game=game[0]) + "?" + query
+    reply = requests.get(url, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (status, code), reply.text
+    name = query.split("&")[-1].split("=")[0]
+    assert name in reply.text and "more than once" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("/v1/games", "limt=5"),
+        ("/v1/tournaments", "ofset=20"),
+        ("/v1/games/{game}/log", "afterr=3"),
+        ("/v1/games/{game}/view", "seats=1"),
+        ("/v1/games/{game}/events", "wiat=5"),
+        ("/v1/games/{game}/picture.svg", "players=1"),
+    ],
+)
+def test_a_query_parameter_the_operation_does_not_take_is_refused(server, game, path, query):
+    """A mistyped parameter was dropped without a word (``?limt=5`` listed 20 games, a log
+    ``?afterr=3`` began at the set-up, ``view?seats=1`` was the caller's own view): refused,
+    not ignored, as a body's unknown field is."""
+    url = server + path.format(game=game[0]) + "?" + query
+    reply = requests.get(url, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (422, "validation_failed"), reply.text
+    assert query.split("=")[0] in reply.json()["errors"]
+
+
+def test_a_stream_refuses_a_query_parameter_it_does_not_take(server, game):
+    url = f"{server}/v1/games/{game[0]}/events/stream?once=1&detial=none"
+    reply = requests.get(url, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (400, "bad_request"), reply.text
+    assert "detial" in reply.json()["detail"]

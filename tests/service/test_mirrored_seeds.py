@@ -130,9 +130,18 @@ def test_a_mirrored_seed_stays_secret_until_the_last_table_ends(live_server, wor
         json={"fork": {**fork, "dice": "fresh"}, "seats": humans},
         timeout=10,
     )
-    assert fresh.status_code == 201, fresh.text
+    # its position holds what the seed dealt hidden, as the table still played does (on main
+    # 201: a fresh fork of a King of the Dice table, played out by bots, drew that table's
+    # stockpile in its hidden order and named its removed tiles)
+    assert fresh.status_code == 422 and fresh.json()["code"] == "invalid_fork", fresh.text
 
     _play_to_end(live_server, second, tokens)
+    later = requests.post(
+        f"{live_server}/v1/games",
+        json={"fork": {**fork, "dice": "fresh"}, "seats": humans},
+        timeout=10,
+    )
+    assert later.status_code == 201, later.text
     client = Client(live_server)
     for game_id in (first, second):
         summary = client.game(game_id)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import requests
 import yaml
 from openapi_spec_validator import validate
 
 from engine.games import LISTED, get_game
 from service.components import camel
 from service.openapi import render
+from tests.players import create
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,3 +166,61 @@ def test_links_lead_from_creating_a_game_to_posting_a_legal_action():
             link["operationId"] for link in ops[source]["responses"][status]["links"].values()
         }
         assert target in targets, (source, target)
+
+
+def test_the_streams_document_what_they_read_and_what_they_answer():
+    """The two SSE operations read Last-Event-ID, ``after``, ``once`` and ``detail``
+    (``service.api.events``, ``service.api.bots``) and answer text/event-stream; on main the
+    contract named none of the four and gave the 200 answer no content, so a generated client
+    could neither resume a stream nor ask for compact notices."""
+    ops = by_id(committed())
+    for name in ("streamEvents", "streamBotFeed"):
+        named = {(p["in"], p["name"]) for p in ops[name].get("parameters", [])}
+        assert named >= {
+            ("header", "Last-Event-ID"),
+            ("query", "after"),
+            ("query", "once"),
+            ("query", "detail"),
+        }, name
+        assert "text/event-stream" in ops[name]["responses"]["200"]["content"], name
+
+
+def test_the_streams_do_what_their_parameters_say(live_server):
+    game = create(live_server, "kingdice", [{"kind": "human"}, {"kind": "human"}])["id"]
+    joined = requests.post(f"{live_server}/v1/games/{game}/seats/0/join", json={}, timeout=10)
+    assert joined.status_code == 201, joined.text  # a second event to resume at
+    url = f"{live_server}/v1/games/{game}/events/stream"
+    whole = requests.get(url, params={"once": "1"}, timeout=10).text
+    first = re.findall(r"^id: (\S+)$", whole, re.M)
+    assert len(first) == 2, whole
+    resumed = requests.get(url, params={"once": "1", "after": first[0]}, timeout=10).text
+    assert re.findall(r"^id: (\S+)$", resumed, re.M) == first[1:]
+    header = requests.get(
+        url, params={"once": "1"}, headers={"Last-Event-ID": first[0]}, timeout=10
+    )
+    assert re.findall(r"^id: (\S+)$", header.text, re.M) == first[1:]
+    for query in ({"detail": "loud"}, {"after": "x"}):
+        refused = requests.get(url, params={"once": "1", **query}, timeout=10)
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_request", query
+
+
+def test_the_answers_document_the_headers_clients_act_on():
+    """Every 429 says when to retry (``Retry-After``, from ``service.ratelimit``), as does a
+    503 (contention, not replicated, Redis failing); a view and a move carry the game's
+    version as ``ETag`` (what ``If-Match`` takes). On main the contract named none of them,
+    so a generated client had no word of the header that says how long to back off."""
+    spec = committed()
+    documented_retries = 0
+    for _, operation in operations(spec):
+        for status in ("429", "503"):
+            answer = operation["responses"].get(status)
+            if answer is not None:
+                assert "Retry-After" in answer.get("headers", {}), (
+                    operation["operationId"],
+                    status,
+                )
+                documented_retries += 1
+    assert documented_retries > len(list(operations(spec)))
+    ops = by_id(spec)
+    for name in ("getView", "postAction"):
+        assert "ETag" in ops[name]["responses"]["200"]["headers"], name

@@ -16,6 +16,30 @@ def test_limit_parses_requests_per_window():
     assert Limit.parse("7") == Limit(7, 60)
 
 
+@pytest.mark.parametrize("text", ["12000/0", "100/-5", "-1/60", "abc", "10/x", "1.5/60", ""])
+def test_a_limit_that_is_no_requests_per_seconds_is_refused_at_start(text, monkeypatch):
+    """On main ``12000/0`` was taken: every API request then divided its time by a window of
+    0 s and answered 500 (ZeroDivisionError); ``-1/60`` refused every request (429)."""
+    with pytest.raises(ValueError, match="DICEHALL_RATE_LIMIT is requests/seconds"):
+        Limit.parse(text, "DICEHALL_RATE_LIMIT")
+    monkeypatch.setenv("DICEHALL_RATE_LIMIT", text)
+    from service.app import create_app
+    from service.config import Settings
+
+    with pytest.raises(ValueError, match="DICEHALL_RATE_LIMIT"):
+        create_app({"TESTING": True, "DICEHALL": Settings()})
+
+
+def test_the_creation_limit_holds_with_the_request_limit_off(monkeypatch, redis_client):
+    """``0`` turns a limit off, each on its own: on main DICEHALL_RATE_LIMIT=0 turned the
+    creation limit off too, so games, accounts and tournaments could be made without end."""
+    client = app_with(monkeypatch, DICEHALL_RATE_LIMIT="0", DICEHALL_CREATE_LIMIT="2/60")
+    body = {"game": "toy", "seats": [{"kind": "human"}] * 2}
+    codes = [client.post("/v1/games", json=body).status_code for _ in range(3)]
+    assert codes == [201, 201, 429]
+    assert all(client.get("/v1/catalogue").status_code == 200 for _ in range(5))
+
+
 def test_token_over_its_limit_gets_429_with_retry_after(redis_client):
     limit = Limit(3, 60)
     now = time.time()

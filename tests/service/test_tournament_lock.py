@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 from redis.lock import Lock
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from service.config import Settings
 from service.runtime import queue_for
-from service.tournaments import TournamentRunner, holding
+from service.tournaments import BEAT_STALE, TournamentRunner, holding
 from tests.conftest import wait_until
 
 
@@ -54,3 +56,52 @@ def test_a_tick_while_another_holds_the_lock_is_busy_and_leaves_it_held(runner) 
     other.release()
     assert runner.tick(t.id, False) == "0/2 over, 2 started"
     assert not runner.redis.exists(other.name), "the tick released its lock"
+
+
+def _scheduled_ticks(runner: TournamentRunner, tid: str) -> list[Job]:
+    """The tournament's scheduled ticks waiting in rq's scheduled registry."""
+    queue = queue_for(runner.settings)
+    registry = ScheduledJobRegistry(queue=queue)
+    jobs = [queue.fetch_job(job_id) for job_id in registry.get_job_ids()]
+    return [job for job in jobs if job is not None and job.args[0] == tid]
+
+
+def _run_scheduled(runner: TournamentRunner, tid: str) -> None:
+    """Run each scheduled tick of the tournament now, as the workers would when it is due."""
+    registry = ScheduledJobRegistry(queue=queue_for(runner.settings))
+    for job in _scheduled_ticks(runner, tid):
+        registry.remove(job, delete_job=True)
+        runner.tick(*job.args)
+
+
+def test_a_tournament_has_one_chain_of_scheduled_ticks_however_often_it_restarts(runner) -> None:
+    """A scheduled tick schedules the next; a tick that finds the heartbeat stale starts the
+    schedule again. On main the tournament's creation scheduled a tick and its first tick (the
+    heartbeat not yet written) another, so every tournament had two chains of ticks from its
+    start, and each time the heartbeat went stale while a chain was only held up (workers busy
+    for 10 s, a game's end ticking first) one chain more: ticks that never stop while it runs."""
+    t = runner.create(
+        {
+            "game": "toy",
+            "participants": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
+            "games": 2,
+        }
+    )
+    runner.tick(t.id, False)  # the first tick, which creation enqueued
+    assert len(_scheduled_ticks(runner, t.id)) == 1, "one chain of scheduled ticks"
+    _run_scheduled(runner, t.id)
+    assert len(_scheduled_ticks(runner, t.id)) == 1, "a scheduled tick schedules the next"
+
+    beat = runner._key(t.id, "beat")
+    runner.redis.set(beat, float(runner.redis.get(beat)) - 2 * BEAT_STALE)  # workers held up
+    runner.tick(t.id, False)  # a game's end ticks first, finds the heartbeat stale
+    assert len(_scheduled_ticks(runner, t.id)) == 2  # the held-up tick, and a new chain
+    _run_scheduled(runner, t.id)
+    assert len(_scheduled_ticks(runner, t.id)) == 1, "the held-up chain ended"
+    _run_scheduled(runner, t.id)
+    assert len(_scheduled_ticks(runner, t.id)) == 1
+
+    legacy = Job.create("service.jobs.tournament_tick", args=(t.id, True), connection=runner.redis)
+    assert legacy.args is not None
+    runner.tick(*legacy.args)  # a tick scheduled before chains had names ends there too
+    assert len(_scheduled_ticks(runner, t.id)) == 1

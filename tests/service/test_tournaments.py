@@ -160,6 +160,17 @@ def test_a_participant_names_its_bot_or_account_with_some_text(client, field):
     assert field in json.dumps(reply.get_json()["errors"])
 
 
+def test_two_entrants_may_not_share_a_name(client):
+    # on main both were entered: the standings had two rows "a" and every game listed its
+    # participants as ["a", "a"], so nobody could tell which entrant a row or a seat was
+    twins = [{"name": "a", "bot": "random"}, {"name": "a", "bot": "heuristic"}]
+    spec = {"game": "kingdice", "participants": twins, "games": 1}
+    reply = client.post("/v1/tournaments", json=spec)
+    assert reply.status_code == 422, reply.get_json()
+    assert reply.get_json()["code"] == "invalid_participant"
+    assert "'a'" in reply.get_json()["detail"]
+
+
 def test_an_external_bot_that_never_answers_loses_only_its_decisions_to_fallbacks(
     live_server, worker, redis_client
 ):

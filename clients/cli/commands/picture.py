@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from clients.cli.console import console
-from clients.cli.options import pass_client
+from clients.cli.options import pass_client, writable_output, write_output
 from clients.sdk import Client
 
 
@@ -29,10 +29,13 @@ from clients.sdk import Client
 @pass_client
 def picture(client: Client, game_id: str, player: int | None, output: Path | None) -> None:
     """Save GAME_ID's board picture as an SVG file."""
+    to_stdout = output is not None and str(output) == "-"
+    target = output or Path(f"{game_id}.svg")
+    if not to_stdout:
+        writable_output(target, "'-o' / '--output'")
     svg = client.picture_svg(game_id, player)
-    if output is not None and str(output) == "-":
+    if to_stdout:
         click.echo(svg)
         return
-    target = output or Path(f"{game_id}.svg")
-    target.write_text(svg, encoding="utf-8")
+    write_output(target, svg)
     console.print(f"wrote {target} ({len(svg):,} bytes)")

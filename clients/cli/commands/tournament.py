@@ -14,22 +14,35 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from clients.cli.console import console, shown
-from clients.cli.options import Finite, option_pairs, parse_options, pass_client, seed_option
+from clients.cli.options import (
+    Finite,
+    option_pairs,
+    parse_options,
+    pass_client,
+    seed_option,
+    writable_output,
+    write_output,
+)
 from clients.cli.render import compact
 from clients.sdk import Client
 
 
 def participants(bots: tuple[str, ...], accounts: tuple[str, ...]) -> list[dict[str, str]]:
-    """Entrants from ``--bot NAME`` and ``--account ID[=NAME]``; repeated names get a suffix."""
+    """Entrants from ``--bot NAME`` and ``--account ID[=NAME]``; a repeated name gets the
+    first suffix (``-2``, ``-3``...) no other entrant has: the server refuses two entrants of
+    one name, and on main ``--bot random --bot random --account x=random-2`` made two."""
     entrants: list[dict[str, str]] = [{"name": name, "bot": name} for name in bots]
     for spec in accounts:
         account, _, name = spec.partition("=")
         entrants.append({"name": name or account, "account": account})
-    seen: dict[str, int] = {}
-    for entrant in entrants:
-        seen[entrant["name"]] = seen.get(entrant["name"], 0) + 1
-        if seen[entrant["name"]] > 1:
-            entrant["name"] = f"{entrant['name']}-{seen[entrant['name']]}"
+    given = [entrant["name"] for entrant in entrants]
+    taken: set[str] = set()
+    for n, entrant in enumerate(entrants):
+        name, count = entrant["name"], 1
+        while entrant["name"] in taken or (count > 1 and entrant["name"] in given[n + 1 :]):
+            count += 1
+            entrant["name"] = f"{name}-{count}"
+        taken.add(entrant["name"])
     return entrants
 
 
@@ -168,6 +181,8 @@ def start(
     entrants = participants(bots, accounts)
     if len(entrants) < 2:
         raise click.UsageError("a tournament needs at least two entrants (--bot/--account)")
+    if not no_wait:  # the chart is written at the end: refuse a bad place before the wait
+        writable_output(Path(chart_path or "tournament.svg"), "'--chart'")
     created = client.create_tournament(
         game,
         entrants,
@@ -190,7 +205,7 @@ def start(
     console.print(standings_table(finished))
     console.print(f"status {finished.get('status')}; seed {shown(finished.get('seed'))}")
     chart = Path(chart_path or f"tournament-{created['id']}.svg")
-    chart.write_text(client.tournament_chart_svg(created["id"]))
+    write_output(chart, client.tournament_chart_svg(created["id"]))
     console.print(f"ratings chart: {chart}")
 
 

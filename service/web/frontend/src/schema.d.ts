@@ -1408,10 +1408,10 @@ export interface components {
             /** @description a seat number (0 is the first seat) */
             seat: number;
             /**
-             * @description how the game was won: 42 points, or nine catapults in one turn
+             * @description how the game was won: 42 points, nine catapults in one turn, or the best score once every seat has played the house limit of 50 turns (RULES.md ruling 11)
              * @enum {string}
              */
-            by: "points" | "catapults";
+            by: "points" | "catapults" | "turn_limit";
             /** @description points */
             score: number;
         };
@@ -1436,8 +1436,8 @@ export interface components {
             over: boolean;
             /** @description the winning seat once over */
             winner: number | null;
-            /** @description how the game was won: 42 points, or nine catapults in one turn */
-            won_by: ("points" | "catapults") | null;
+            /** @description how the game was won: 42 points, nine catapults in one turn, or the best score once every seat has played the house limit of 50 turns (RULES.md ruling 11) */
+            won_by: ("points" | "catapults" | "turn_limit") | null;
             /** @description points that end the game */
             target: number;
             /** @description per seat */
@@ -1549,10 +1549,10 @@ export interface components {
             /** @description a seat number (0 is the first seat) */
             winner: number;
             /**
-             * @description how the game was won: 42 points, or nine catapults in one turn
+             * @description how the game was won: 42 points, nine catapults in one turn, or the best score once every seat has played the house limit of 50 turns (RULES.md ruling 11)
              * @enum {string}
              */
-            won_by: "points" | "catapults";
+            won_by: "points" | "catapults" | "turn_limit";
             /** @description per seat */
             turns: number[];
             /** @description solo: turns taken to reach 42 */
@@ -3056,6 +3056,18 @@ export interface components {
             seat: number;
             name?: string | null;
         };
+        /** @description The creator removed a human seat nobody had taken (``removeSeat``): the game was dealt */
+        SeatRemovedEntry: {
+            /** @description the entry's cursor */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_removed";
+            /** @description the seat removed */
+            seat: number;
+        };
         Prompt: {
             /**
              * @description the game's name for the decision
@@ -3137,6 +3149,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["BurgundyAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3163,7 +3177,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["BurgundyResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         BurgundyNoticeAction: {
@@ -3198,7 +3213,7 @@ export interface components {
             actions?: components["schemas"]["BurgundyNoticeAction"][];
         };
         /** @description An entry of a The Castles of Burgundy: The Dice Game game's event feed. */
-        BurgundyStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["BurgundyActionEntry"] | components["schemas"]["BurgundyGameEventEntry"] | components["schemas"]["BurgundyGameOverEntry"] | components["schemas"]["BurgundyDecisionDueEntry"];
+        BurgundyStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["BurgundyActionEntry"] | components["schemas"]["BurgundyGameEventEntry"] | components["schemas"]["BurgundyGameOverEntry"] | components["schemas"]["BurgundyDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         BurgundyLogAction: components["schemas"]["BurgundyAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description entry 0 of a forked game: where it was forked from */
@@ -3226,6 +3241,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["CarcassonneAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3252,7 +3269,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["CarcassonneResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         CarcassonneNoticeAction: {
@@ -3287,7 +3305,7 @@ export interface components {
             actions?: components["schemas"]["CarcassonneNoticeAction"][];
         };
         /** @description An entry of a Carcassonne: The Dice Game game's event feed. */
-        CarcassonneStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["CarcassonneActionEntry"] | components["schemas"]["CarcassonneGameEventEntry"] | components["schemas"]["CarcassonneGameOverEntry"] | components["schemas"]["CarcassonneDecisionDueEntry"];
+        CarcassonneStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["CarcassonneActionEntry"] | components["schemas"]["CarcassonneGameEventEntry"] | components["schemas"]["CarcassonneGameOverEntry"] | components["schemas"]["CarcassonneDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         CarcassonneLogAction: components["schemas"]["CarcassonneAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description A seat moved (a sealed action is null until the game resolves it). */
@@ -3302,6 +3320,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["DicelandAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3328,7 +3348,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["DicelandResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         DicelandNoticeAction: {
@@ -3363,7 +3384,7 @@ export interface components {
             actions?: components["schemas"]["DicelandNoticeAction"][];
         };
         /** @description An entry of a Diceland game's event feed. */
-        DicelandStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["DicelandActionEntry"] | components["schemas"]["DicelandGameEventEntry"] | components["schemas"]["DicelandGameOverEntry"] | components["schemas"]["DicelandDecisionDueEntry"];
+        DicelandStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["DicelandActionEntry"] | components["schemas"]["DicelandGameEventEntry"] | components["schemas"]["DicelandGameOverEntry"] | components["schemas"]["DicelandDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         DicelandLogAction: components["schemas"]["DicelandAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description A seat moved (a sealed action is null until the game resolves it). */
@@ -3378,6 +3399,8 @@ export interface components {
             version: number;
             seat: number;
             action: components["schemas"]["KingdiceAction"] | null;
+            /** @description the move as a sentence, the game's own; null while sealed */
+            text?: string | null;
             sealed: boolean;
         };
         /** @description Something the move caused, as the game tells it (``to``: private to those seats). */
@@ -3404,7 +3427,8 @@ export interface components {
             type: "game_over";
             version: number;
             result: components["schemas"]["KingdiceResult"];
-            seed: string;
+            /** @description null for a mirrored tournament table while another table dealt the same seed is played (read it later from the summary or the log) */
+            seed: string | null;
         };
         /** @description A legal action in a decision notice (its sentence only with detail full). */
         KingdiceNoticeAction: {
@@ -3439,7 +3463,7 @@ export interface components {
             actions?: components["schemas"]["KingdiceNoticeAction"][];
         };
         /** @description An entry of a King of the Dice: The Board Game game's event feed. */
-        KingdiceStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["KingdiceActionEntry"] | components["schemas"]["KingdiceGameEventEntry"] | components["schemas"]["KingdiceGameOverEntry"] | components["schemas"]["KingdiceDecisionDueEntry"];
+        KingdiceStreamEntry: components["schemas"]["GameCreatedEntry"] | components["schemas"]["SeatJoinedEntry"] | components["schemas"]["SeatRemovedEntry"] | components["schemas"]["GameStartedEntry"] | components["schemas"]["ToActEntry"] | components["schemas"]["KingdiceActionEntry"] | components["schemas"]["KingdiceGameEventEntry"] | components["schemas"]["KingdiceGameOverEntry"] | components["schemas"]["KingdiceDecisionDueEntry"];
         /** @description a move of the game, or entry 0's set-up */
         KingdiceLogAction: components["schemas"]["KingdiceAction"] | components["schemas"]["SetupAction"] | components["schemas"]["ForkSetupAction"];
         /** @description What the caller may see of a game now. */
@@ -4572,6 +4596,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4581,6 +4607,8 @@ export interface operations {
             /** @description redis_unavailable */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4644,6 +4672,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,6 +4683,8 @@ export interface operations {
             /** @description redis_unavailable / redis_not_writable / shutting_down */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4703,6 +4735,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4762,6 +4796,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4801,6 +4837,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4919,6 +4957,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5129,6 +5169,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,6 +5244,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +5312,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +5424,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5509,6 +5557,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5535,6 +5585,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description the game's version the answer shows, e.g. `"8"` (what `If-Match` takes) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5611,6 +5663,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5679,6 +5733,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5720,6 +5776,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description the game's version the answer shows, e.g. `"8"` (what `If-Match` takes) */
+                    ETag?: string;
                     /** @description `return=minimal` when the answer leaves the view out (`view: null`), absent otherwise. A retry under an `Idempotency-Key` returns the first answer as it was given, full or minimal, whatever the retry prefers; this header says which */
                     "Preference-Applied"?: "return=minimal";
                     /** @description `Prefer`: the answer's form depends on the request's Prefer header */
@@ -5846,6 +5904,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +5915,8 @@ export interface operations {
             /** @description contention / not_replicated */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5942,6 +6004,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,6 +6093,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,8 +6106,18 @@ export interface operations {
     };
     streamEvents: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description the same as `Last-Event-ID` (which wins when both are sent) */
+                after?: string;
+                /** @description `1`: end the stream after its first read (what is there now) */
+                once?: "1";
+                /** @description what `decision_due` notices carry, as for the long-poll (another value is 400 bad_request) */
+                detail?: "full" | "compact" | "none";
+            };
+            header?: {
+                /** @description resume after this event (a reconnecting browser sends it); without either, the stream starts from the game's first event */
+                "Last-Event-ID"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -6054,7 +6130,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": {
+                        event?: string;
+                        data?: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
             };
             /** @description bad_request */
             400: {
@@ -6086,6 +6169,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6156,6 +6241,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6221,6 +6308,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6315,6 +6404,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6362,6 +6453,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6458,6 +6551,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,8 +6564,18 @@ export interface operations {
     };
     streamBotFeed: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description the same as `Last-Event-ID` (which wins when both are sent) */
+                after?: string;
+                /** @description `1`: end the stream after its first read (what is there now) */
+                once?: "1";
+                /** @description what `decision_due` notices carry, as for the long-poll (another value is 400 bad_request) */
+                detail?: "full" | "compact" | "none";
+            };
+            header?: {
+                /** @description resume after this event (a reconnecting browser sends it); without either, the stream starts after the feed's newest event */
+                "Last-Event-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6481,7 +6586,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": {
+                        event?: string;
+                        data?: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
             };
             /** @description bad_request */
             400: {
@@ -6504,6 +6616,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +6719,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6771,6 +6887,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6867,6 +6985,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6937,6 +7057,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6976,6 +7098,8 @@ export interface operations {
             /** @description rate_limited */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying (429: until the window ends; 503: 1, except `shutting_down`, which has none: use another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
