@@ -79,7 +79,7 @@ def test_kill_9_of_up_leaves_no_orphan_and_the_next_up_has_every_move(tmp_path: 
     killed = time.monotonic()
     wait_until(
         lambda: not any(running(pid) for pid in children),
-        30,
+        90,  # each stops as on SIGTERM (gunicorn's graceful 10 s, a job in hand finished)
         f"the children of up {children} to exit after kill -9 (orphans)",
         interval=0.1,
     )
